@@ -1,0 +1,62 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Deps } from '../domain/deps.js';
+import { newId } from '../ids.js';
+import { addMailsvcFormats, ajvOptions } from '../validation.js';
+import { installAuth } from './auth-hook.js';
+import { collectRoutesFor405, installErrorHandling, sendError } from './errors.js';
+import { adminRoutes } from './routes/admin.js';
+import { healthRoutes } from './routes/health.js';
+import { quotaRoutes } from './routes/quota.js';
+
+export const BODY_LIMIT = 256 * 1024;
+
+export interface AppOptions {
+  /** Enables /admin/v1 with this bearer token. */
+  adminToken?: string | undefined;
+  /** Extra route groups (dev pages) registered with the same conventions. */
+  extraRoutes?: ((app: FastifyInstance) => void)[];
+}
+
+export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: deps.config.MAILSVC_TRUST_PROXY,
+    return503OnClosing: true,
+    // Fastify's default strips unknown properties and coerces types; the contract is strict.
+    ajv: { customOptions: ajvOptions, plugins: [addMailsvcFormats] },
+    // Requests Node's HTTP parser rejects (control characters in headers, bad framing) still
+    // get the JSON error envelope.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return;
+      const body = JSON.stringify({
+        ok: false,
+        error: { code: 'invalid_request', message: 'Malformed HTTP request.', requestId: newId('req') },
+      });
+      const status = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      socket.end(
+        `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  });
+  // Only JSON bodies: without the text/plain parser such requests get 415.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  installErrorHandling(app);
+  installAuth(app, deps, opts.adminToken);
+  const add405s = collectRoutesFor405(app);
+
+  healthRoutes(app, deps);
+  quotaRoutes(app, deps);
+  if (opts.adminToken) adminRoutes(app, deps);
+  for (const register of opts.extraRoutes ?? []) register(app);
+
+  add405s();
+  return app;
+}
+
+export { sendError };

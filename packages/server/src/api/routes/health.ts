@@ -1,0 +1,17 @@
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { sendError } from '../errors.js';
+
+export function healthRoutes(app: FastifyInstance, deps: Deps) {
+  app.get('/healthz', async () => ({ ok: true }));
+  app.get('/readyz', async (req, reply) => {
+    try {
+      await sql`SELECT 1`.execute(deps.db);
+      return { ok: true };
+    } catch (err) {
+      req.log.warn({ err }, 'database not reachable');
+      return sendError(reply, 'unavailable', 'The database is not reachable.');
+    }
+  });
+}

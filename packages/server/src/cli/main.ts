@@ -1,0 +1,71 @@
+import { ConfigError } from '../config.js';
+import { DataDirLockedError } from '../db/lock.js';
+import { runAdmin } from './admin.js';
+import { runDocs } from './docs.js';
+import { runMigrate } from './migrate.js';
+import { runServe } from './serve.js';
+import { runTemplates } from './templates.js';
+
+const USAGE = `Usage: mailsvc <command>
+
+Commands:
+  start                 API, delivery and dev pages in one process (embedded PGlite unless DATABASE_URL)
+  api                   the core HTTP API only
+  migrate               apply database migrations
+  admin <group> <action> [--json]
+                        plans, tenants, projects, environments, keys, domains, usage, bootstrap
+                        (mailsvc admin --help lists them)
+  templates list|show|render
+                        the template catalogue
+  docs                  regenerate docs/configuration.md and docs/errors.md
+
+Configuration comes from environment variables: see docs/configuration.md.`;
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+export const processIo: Io = {
+  stdout: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
+  stderr: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+};
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'start':
+        return await runServe('start', rest, io);
+      case 'api':
+        return await runServe('api', rest, io);
+      case 'migrate':
+        return await runMigrate(rest, io);
+      case 'admin':
+        return await runAdmin(rest, io);
+      case 'templates':
+        return await runTemplates(rest, io);
+      case 'docs':
+        return await runDocs(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        io.stderr(`mailsvc: unknown command '${command}'. Run 'mailsvc --help'.`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.stderr(`mailsvc: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof DataDirLockedError) {
+      io.stderr(`mailsvc: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import { buildApp } from '../api/app.js';
+import { loadConfig } from '../config.js';
+import { authenticate } from '../domain/auth/authenticate.js';
+import { ensureDemo } from '../domain/admin/bootstrap.js';
+import { createKey } from '../domain/admin/keys-domains-usage.js';
+import type { Deps } from '../domain/deps.js';
+import { ApiError } from '../errors.js';
+import { devRoutes } from '../api/routes/dev.js';
+import { openRuntime, readSecretFile, resolveAdminToken, writeSecretFile } from '../runtime.js';
+import type { Io } from './main.js';
+
+const DEV_KEY_FILE = 'dev-api-key';
+
+/** The dev API key kept in the data directory, recreated if it was revoked or its scope deleted. */
+async function ensureDevKey(deps: Deps, dataDir: string): Promise<string> {
+  const scope = await ensureDemo(deps);
+  const saved = readSecretFile(dataDir, DEV_KEY_FILE);
+  if (saved) {
+    try {
+      const auth = await authenticate(deps, `Bearer ${saved}`);
+      if (auth.environmentId === scope.environmentId) return saved;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+  const { apiKey } = await createKey(deps, { environment: scope.environmentId }, 'system:start');
+  writeSecretFile(dataDir, DEV_KEY_FILE, apiKey);
+  return apiKey;
+}
+
+export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): Promise<number> {
+  const config = loadConfig();
+  const runtime = await openRuntime(config, { command: mode });
+  const { deps, database } = runtime;
+  const adminToken = resolveAdminToken(config);
+  const app = await buildApp(deps, {
+    adminToken,
+    extraRoutes: mode === 'start' ? [(a) => devRoutes(a)] : [],
+  });
+  const devKey = mode === 'start' ? await ensureDevKey(deps, config.dataDir) : undefined;
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  database.lock?.update({ adminUrl: adminToken ? baseUrl : undefined });
+
+  const lines = [
+    '',
+    `mailsvc ${mode} is running`,
+    `  API        ${baseUrl}`,
+    `  Database   ${database.location}`,
+  ];
+  if (devKey) {
+    lines.push(
+      `  API key    ${devKey}`,
+      `             (dev key for the demo environment, kept in ${config.dataDir}/${DEV_KEY_FILE})`,
+      `  Templates  ${baseUrl}/dev/templates`,
+      '',
+      'Try it:',
+      `  curl -s ${baseUrl}/v1/quota -H 'Authorization: Bearer ${devKey}'`,
+    );
+  }
+  lines.push('', 'Press Ctrl+C to stop.', '');
+  io.stdout(lines.join('\n'));
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  io.stdout('mailsvc: stopping…');
+  await app.close();
+  await runtime.close();
+  return 0;
+}

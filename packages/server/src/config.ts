@@ -1,0 +1,193 @@
+// The only module that reads process.env. Every key is declared once here with its type,
+// default and description; docs/configuration.md is generated from this table.
+import path from 'node:path';
+
+type Parser<T> = (raw: string) => T;
+
+interface KeySpec<T> {
+  description: string;
+  /** Shown in the docs; a function computes it from the other keys. */
+  default?: T | ((partial: Record<string, unknown>) => T);
+  defaultLabel?: string;
+  parse: Parser<T>;
+  secret?: boolean;
+}
+
+class ConfigValueError extends Error {}
+
+const str =
+  (opts: { minLength?: number; pattern?: RegExp; hint?: string } = {}): Parser<string> =>
+  (raw) => {
+    if (opts.minLength !== undefined && raw.length < opts.minLength)
+      throw new ConfigValueError(`must be at least ${opts.minLength} characters`);
+    if (opts.pattern && !opts.pattern.test(raw)) throw new ConfigValueError(opts.hint ?? 'has an invalid format');
+    return raw;
+  };
+
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigValueError('must be a whole number');
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigValueError(`must be between ${min} and ${max}`);
+    return n;
+  };
+
+const bool: Parser<boolean> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(v)) return true;
+  if (['false', '0', 'no'].includes(v)) return false;
+  throw new ConfigValueError('must be true or false');
+};
+
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw) => {
+    if (!(values as string[]).includes(raw)) throw new ConfigValueError(`must be one of ${values.join(', ')}`);
+    return raw as T;
+  };
+
+const httpUrl: Parser<string> = (raw) => {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigValueError('must be an absolute http(s) URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigValueError('must be an http(s) URL');
+  return raw.replace(/\/+$/, '');
+};
+
+const postgresUrl: Parser<string> = (raw) => {
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigValueError('must be a postgres:// or postgresql:// URL');
+  return raw;
+};
+
+const domainName: Parser<string> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(v))
+    throw new ConfigValueError('must be a domain name such as mail.example.com');
+  return v;
+};
+
+const spec = {
+  PORT: { description: 'Port of the core HTTP API.', default: 3000, parse: int(0, 65535) },
+  HOST: { description: 'Interface the HTTP API listens on.', default: '127.0.0.1', parse: str({ minLength: 1 }) },
+  MAILSVC_DATA_DIR: {
+    description:
+      'Directory for the embedded database (PGlite), the lock file, the dev API key and the admin token. Relative paths are resolved against the working directory.',
+    default: '.mailsvc',
+    parse: str({ minLength: 1 }),
+  },
+  DATABASE_URL: {
+    description:
+      'PostgreSQL 14+ connection string. When unset, mailsvc uses embedded PGlite in MAILSVC_DATA_DIR (one process at a time).',
+    parse: postgresUrl,
+    secret: true,
+  },
+  MAILSVC_DB_POOL_SIZE: {
+    description: 'Maximum PostgreSQL connections per process (ignored for PGlite, which has one).',
+    default: 10,
+    parse: int(1, 200),
+  },
+  MAILSVC_PUBLIC_URL: {
+    description: 'Public base URL of the API, used in links such as unsubscribe pages.',
+    default: (c: Record<string, unknown>) => `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`,
+    defaultLabel: 'http://HOST:PORT',
+    parse: httpUrl,
+  },
+  MAILSVC_DEFAULT_SENDING_DOMAIN: {
+    description:
+      'Sending domain used when neither the environment nor the project has one: the default From is notifications@ this domain.',
+    default: 'mailsvc.test',
+    parse: domainName,
+  },
+  MAILSVC_ADMIN_TOKEN: {
+    description:
+      'Bearer token for the admin API (/admin/v1). When unset: in embedded mode a random token is kept in MAILSVC_DATA_DIR/admin-token (mode 0600); with DATABASE_URL the admin API is disabled.',
+    parse: str({ minLength: 24 }),
+    secret: true,
+  },
+  MAILSVC_AUTH_CACHE_TTL_MS: {
+    description:
+      'How long an API key lookup is cached per process. Bounds how long a revocation or status change takes to reach every replica (at most 5000).',
+    default: 2000,
+    parse: int(0, 5000),
+  },
+  MAILSVC_TRUST_PROXY: {
+    description: 'Trust X-Forwarded-* headers from a reverse proxy in front of the API.',
+    default: false,
+    parse: bool,
+  },
+  LOG_LEVEL: {
+    description: 'pino log level.',
+    default: 'info',
+    parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+  },
+} satisfies Record<string, KeySpec<unknown>>;
+
+type Spec = typeof spec;
+type ValueOf<K extends keyof Spec> = Spec[K] extends KeySpec<infer T> ? T : never;
+type HasDefault<K extends keyof Spec> = Spec[K] extends { default: unknown } ? K : never;
+
+export type Config = {
+  readonly [K in keyof Spec as HasDefault<K>]: ValueOf<K>;
+} & {
+  readonly [K in Exclude<keyof Spec, HasDefault<keyof Spec>>]?: ValueOf<K>;
+} & {
+  /** MAILSVC_DATA_DIR resolved to an absolute path. */
+  readonly dataDir: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { key: string; message: string }[]) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.key} ${p.message}`).join('; ')}`);
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  const out: Record<string, unknown> = {};
+  const problems: { key: string; message: string }[] = [];
+  const deferred: [string, (c: Record<string, unknown>) => unknown][] = [];
+  for (const [key, s] of Object.entries(spec) as [string, KeySpec<unknown>][]) {
+    const raw = env[key];
+    if (raw === undefined || raw === '') {
+      if (typeof s.default === 'function') deferred.push([key, s.default as (c: Record<string, unknown>) => unknown]);
+      else if (s.default !== undefined) out[key] = s.default;
+      continue;
+    }
+    try {
+      out[key] = s.parse(raw);
+    } catch (err) {
+      if (!(err instanceof ConfigValueError)) throw err;
+      problems.push({ key, message: err.message });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  for (const [key, compute] of deferred) out[key] = compute(out);
+  out.dataDir = path.resolve(cwd, out.MAILSVC_DATA_DIR as string);
+  return Object.freeze(out) as Config;
+}
+
+/** docs/configuration.md, generated from the table above. */
+export function renderConfigurationDoc(): string {
+  const rows = (Object.entries(spec) as [string, KeySpec<unknown>][]).map(([key, s]) => {
+    const def =
+      s.defaultLabel ??
+      (s.default === undefined ? '(unset)' : typeof s.default === 'function' ? '(computed)' : String(s.default));
+    return `| \`${key}\` | \`${def}\` | ${s.description} |`;
+  });
+  return [
+    '# Configuration',
+    '',
+    'Generated from `packages/server/src/config.ts` by `npm run docs`; do not edit by hand.',
+    '',
+    'mailsvc reads its settings from environment variables, checks them all at start-up and refuses to start',
+    'on a bad value, naming the key. Empty values count as unset.',
+    '',
+    '| key | default | meaning |',
+    '|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

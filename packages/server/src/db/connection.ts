@@ -1,0 +1,80 @@
+// One pg.Pool-shaped interface for all code: a real pg Pool with DATABASE_URL, or embedded
+// PGlite (through its node-postgres shim) in the data directory.
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './lock.js';
+import type { Db } from './schema.js';
+
+// int8 (counts, sums) as numbers: every count here is far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export interface DatabaseHandle {
+  kind: 'pglite' | 'postgres';
+  pool: pg.Pool;
+  db: Db;
+  /** Where the data lives, for start-up messages (no credentials). */
+  location: string;
+  lock?: DataDirLock;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+  /** The command holding the embedded database, written in the lock file. */
+  command: string;
+  /** Tests: an in-memory PGlite, optionally loaded from a dump, with no lock file. */
+  memory?: { loadDataDir?: Blob };
+}
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle client's error (server restart) must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = new Kysely({ dialect: new PostgresDialect({ pool }) }) as Db;
+    const url = new URL(opts.databaseUrl);
+    return {
+      kind: 'postgres',
+      pool,
+      db,
+      location: `postgres://${url.host}${url.pathname}`,
+      close: () => db.destroy(),
+    };
+  }
+  let lock: DataDirLock | undefined;
+  let pglite: PGlite;
+  let location: string;
+  if (opts.memory) {
+    pglite = await PGlite.create(opts.memory.loadDataDir ? { loadDataDir: opts.memory.loadDataDir } : {});
+    location = 'in-memory PGlite';
+  } else {
+    lock = acquireDataDirLock(opts.dataDir, opts.command);
+    const dir = path.join(opts.dataDir, 'pgdata');
+    try {
+      pglite = await PGlite.create(dir);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+    location = `embedded PGlite in ${dir}`;
+  }
+  const pool = new pg.Pool(createPgConfig(pglite));
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) }) as Db;
+  return {
+    kind: 'pglite',
+    pool,
+    db,
+    location,
+    lock,
+    async close() {
+      await db.destroy();
+      await pglite.close();
+      lock?.release();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// Numbered .sql files applied in order, each in its own transaction, under an advisory lock
+// so that two deployers starting at once cannot race.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+// Any constant works; this one spells "mailsvc" on a phone keypad.
+const MIGRATION_LOCK_KEY = 6245782;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({
+      version: Number(f.slice(0, 4)),
+      name: f.slice(5, -4),
+      sql: fs.readFileSync(path.join(dir, f), 'utf8'),
+    }));
+}
+
+/** Applies pending migrations; returns the names of those applied. */
+export async function migrate(pool: pg.Pool, migrations = listMigrations()): Promise<string[]> {
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version    integer PRIMARY KEY,
+      name       text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+    );
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw new Error(`Migration ${m.version}_${m.name} failed: ${(err as Error).message}`);
+      }
+      applied.push(`${String(m.version).padStart(4, '0')}_${m.name}`);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    client.release();
+  }
+  return applied;
+}

@@ -1,0 +1,41 @@
+import type { Db } from '../schema.js';
+
+/** A key with everything authentication and access checks need, in one round trip. */
+export async function findKeyScope(db: Db, keyId: string) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('environments as e', 'e.id', 'k.environment_id')
+    .innerJoin('projects as p', 'p.id', 'e.project_id')
+    .innerJoin('tenants as t', 't.id', 'p.tenant_id')
+    .select([
+      'k.id as keyId',
+      'k.secret_sha256 as secretSha256',
+      'k.revoked_at as revokedAt',
+      't.id as tenantId',
+      't.deleted_at as tenantDeletedAt',
+      't.plan_id as planId',
+      't.access_status as accessStatus',
+      't.trial_ends_at as trialEndsAt',
+      'p.id as projectId',
+      'p.deleted_at as projectDeletedAt',
+      'p.status as projectStatus',
+      'p.name as projectName',
+      'p.display_name as projectDisplayName',
+      'p.support_email as projectSupportEmail',
+      'p.from_email as projectFromEmail',
+      'p.from_name as projectFromName',
+      'p.reply_to as projectReplyTo',
+      'e.id as environmentId',
+      'e.deleted_at as environmentDeletedAt',
+      'e.status as environmentStatus',
+      'e.sending_status as sendingStatus',
+      'e.name as environmentName',
+      'e.from_email as environmentFromEmail',
+      'e.from_name as environmentFromName',
+      'e.reply_to as environmentReplyTo',
+    ])
+    .where('k.id', '=', keyId)
+    .executeTakeFirst();
+}
+
+export type KeyScopeRow = NonNullable<Awaited<ReturnType<typeof findKeyScope>>>;

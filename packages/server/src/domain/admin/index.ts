@@ -1,0 +1,109 @@
+// The admin use-cases by name. The CLI (`mailsvc admin <group> <action>`) and the admin API
+// (`POST /admin/v1/<group>/<action>`) both dispatch through this table.
+import type { Static, TObject } from '@sinclair/typebox';
+import type { KeyLookupCache } from '../auth/authenticate.js';
+import { BootstrapInput, bootstrap } from './bootstrap.js';
+import {
+  AddDomainInput,
+  addDomain,
+  CreateKeyInput,
+  createKey,
+  ListDomainsInput,
+  ListKeysInput,
+  listDomains,
+  listKeys,
+  RevokeKeyInput,
+  revokeKey,
+  SetDomainStatusInput,
+  ShowUsageInput,
+  setDomainStatus,
+  showUsage,
+} from './keys-domains-usage.js';
+import {
+  type AdminDeps,
+  CreateEnvironmentInput,
+  CreatePlanInput,
+  CreateProjectInput,
+  CreateTenantInput,
+  createEnvironment,
+  createPlan,
+  createProject,
+  createTenant,
+  DeleteEnvironmentInput,
+  DeleteProjectInput,
+  DeleteTenantInput,
+  deleteEnvironment,
+  deleteProject,
+  deleteTenant,
+  UpdateEnvironmentInput,
+  UpdatePlanInput,
+  UpdateProjectInput,
+  UpdateTenantInput,
+  updateEnvironment,
+  updatePlan,
+  updateProject,
+  updateTenant,
+} from './tenancy.js';
+
+export type AdminUseCaseDeps = AdminDeps & { keyCache?: KeyLookupCache };
+
+export interface AdminCommand<S extends TObject = TObject> {
+  summary: string;
+  input: S;
+  /** Input properties given as positional CLI arguments, in order. */
+  positional?: (keyof Static<S> & string)[];
+  run(deps: AdminUseCaseDeps, input: Static<S>, actor: string): Promise<Record<string, unknown>>;
+}
+
+// Every admin change clears this process's key cache, so its effect on authentication is
+// immediate here; other replicas see it when their cache entries expire (≤ 5 s).
+const command = <S extends TObject>(c: AdminCommand<S>): AdminCommand =>
+  ({
+    ...c,
+    async run(deps, input, actor) {
+      const result = await c.run(deps, input as Static<S>, actor);
+      deps.keyCache?.clear();
+      return result;
+    },
+  }) as AdminCommand;
+
+export const adminCommands: Record<string, AdminCommand> = {
+  bootstrap: command({
+    summary: 'Ensure the demo plan, tenant, project and environment exist and create a new API key for it',
+    input: BootstrapInput,
+    run: bootstrap,
+  }),
+  'plans.create': command({ summary: 'Create a plan', input: CreatePlanInput, run: createPlan }),
+  'plans.update': command({ summary: 'Change a plan', input: UpdatePlanInput, run: updatePlan }),
+  'tenants.create': command({ summary: 'Create a tenant', input: CreateTenantInput, run: createTenant }),
+  'tenants.update': command({ summary: 'Change a tenant', input: UpdateTenantInput, positional: ['id'], run: updateTenant }),
+  'tenants.delete': command({ summary: 'Delete a tenant (soft)', input: DeleteTenantInput, positional: ['id'], run: deleteTenant }),
+  'projects.create': command({ summary: 'Create a project', input: CreateProjectInput, run: createProject }),
+  'projects.update': command({ summary: 'Change a project', input: UpdateProjectInput, positional: ['id'], run: updateProject }),
+  'projects.delete': command({ summary: 'Delete a project (soft)', input: DeleteProjectInput, positional: ['id'], run: deleteProject }),
+  'environments.create': command({ summary: 'Create an environment', input: CreateEnvironmentInput, run: createEnvironment }),
+  'environments.update': command({
+    summary: 'Change an environment',
+    input: UpdateEnvironmentInput,
+    positional: ['id'],
+    run: updateEnvironment,
+  }),
+  'environments.delete': command({
+    summary: 'Delete an environment (soft)',
+    input: DeleteEnvironmentInput,
+    positional: ['id'],
+    run: deleteEnvironment,
+  }),
+  'keys.create': command({ summary: 'Create an API key (printed once)', input: CreateKeyInput, run: createKey }),
+  'keys.revoke': command({ summary: 'Revoke an API key', input: RevokeKeyInput, positional: ['id'], run: revokeKey }),
+  'keys.list': command({ summary: "List an environment's API keys", input: ListKeysInput, run: listKeys }),
+  'domains.add': command({ summary: 'Register a sending domain', input: AddDomainInput, run: addDomain }),
+  'domains.set-status': command({
+    summary: "Set a sending domain's status",
+    input: SetDomainStatusInput,
+    positional: ['domain', 'status'],
+    run: setDomainStatus,
+  }),
+  'domains.list': command({ summary: 'List sending domains', input: ListDomainsInput, run: listDomains }),
+  'usage.show': command({ summary: "Show a tenant's usage this month", input: ShowUsageInput, run: showUsage }),
+};

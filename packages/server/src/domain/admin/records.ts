@@ -1,0 +1,83 @@
+// The JSON shape of each admin record: camelCase, ISO timestamps, never a secret.
+import type { Selectable } from 'kysely';
+import type {
+  ApiKeysTable,
+  EnvironmentsTable,
+  PlansTable,
+  ProjectsTable,
+  SendingDomainsTable,
+  TenantsTable,
+} from '../../db/schema.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const planRecord = (p: Selectable<PlansTable>) => ({
+  id: p.id,
+  monthlyLimit: p.monthly_limit,
+  overageAllowed: p.overage_allowed,
+  createdAt: iso(p.created_at),
+  updatedAt: iso(p.updated_at),
+});
+
+export const tenantRecord = (t: Selectable<TenantsTable>) => ({
+  id: t.id,
+  name: t.name,
+  planId: t.plan_id,
+  accessStatus: t.access_status,
+  trialEndsAt: iso(t.trial_ends_at),
+  createdAt: iso(t.created_at),
+  updatedAt: iso(t.updated_at),
+  deletedAt: iso(t.deleted_at),
+});
+
+export const projectRecord = (p: Selectable<ProjectsTable>) => ({
+  id: p.id,
+  tenantId: p.tenant_id,
+  name: p.name,
+  displayName: p.display_name,
+  supportEmail: p.support_email,
+  status: p.status,
+  fromEmail: p.from_email,
+  fromName: p.from_name,
+  replyTo: p.reply_to,
+  createdAt: iso(p.created_at),
+  updatedAt: iso(p.updated_at),
+  deletedAt: iso(p.deleted_at),
+});
+
+export const environmentRecord = (e: Selectable<EnvironmentsTable>) => ({
+  id: e.id,
+  tenantId: e.tenant_id,
+  projectId: e.project_id,
+  name: e.name,
+  status: e.status,
+  sendingStatus: e.sending_status,
+  fromEmail: e.from_email,
+  fromName: e.from_name,
+  replyTo: e.reply_to,
+  createdAt: iso(e.created_at),
+  updatedAt: iso(e.updated_at),
+  deletedAt: iso(e.deleted_at),
+});
+
+export const keyRecord = (k: Omit<Selectable<ApiKeysTable>, 'secret_sha256'>) => ({
+  id: k.id,
+  tenantId: k.tenant_id,
+  environmentId: k.environment_id,
+  hint: k.hint,
+  status: k.revoked_at ? ('revoked' as const) : ('active' as const),
+  createdAt: iso(k.created_at),
+  revokedAt: iso(k.revoked_at),
+});
+
+export const domainRecord = (d: Selectable<SendingDomainsTable>) => ({
+  id: d.id,
+  domain: d.domain,
+  scope: d.scope,
+  tenantId: d.tenant_id,
+  projectId: d.project_id,
+  environmentId: d.environment_id,
+  status: d.status,
+  createdAt: iso(d.created_at),
+  updatedAt: iso(d.updated_at),
+});

@@ -1,0 +1,148 @@
+import type { Clock } from '../../clock.js';
+import { findKeyScope, type KeyScopeRow } from '../../db/repositories/api-keys.js';
+import type { Db } from '../../db/schema.js';
+import { ApiError } from '../../errors.js';
+import { MAX_KEY_LENGTH, parseApiKey, secretMatches } from '../keys/api-key.js';
+
+export type AccessStatus = 'active' | 'trialing' | 'trial_expired' | 'suspended';
+
+/** Who is calling: one API key of one environment of one project of one tenant. */
+export interface AuthContext {
+  keyId: string;
+  tenantId: string;
+  projectId: string;
+  environmentId: string;
+  planId: string;
+  accessStatus: AccessStatus;
+  projectStatus: 'active' | 'inactive';
+  environmentStatus: 'active' | 'inactive';
+  sendingStatus: 'active' | 'paused' | 'blocked';
+  project: { name: string; displayName: string | null; supportEmail: string | null; sender: SenderSettings };
+  environment: { name: string; sender: SenderSettings };
+}
+
+export interface SenderSettings {
+  fromEmail: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+}
+
+/**
+ * Per-process cache of key rows. Its TTL (≤ 5 s) bounds how long a revocation, a deletion or a
+ * status change takes to be seen by every replica; nothing else invalidates it across processes.
+ */
+export class KeyLookupCache {
+  private readonly rows = new Map<string, { row: KeyScopeRow; expiresAt: number }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(keyId: string, now: number): KeyScopeRow | undefined {
+    const hit = this.rows.get(keyId);
+    if (!hit) return undefined;
+    if (hit.expiresAt <= now) {
+      this.rows.delete(keyId);
+      return undefined;
+    }
+    return hit.row;
+  }
+
+  set(keyId: string, row: KeyScopeRow, now: number): void {
+    if (this.ttlMs <= 0) return;
+    if (this.rows.size >= this.maxEntries) this.rows.clear();
+    this.rows.set(keyId, { row, expiresAt: now + this.ttlMs });
+  }
+
+  /** After an admin change in this process: no stale status here, whatever was changed. */
+  clear(): void {
+    this.rows.clear();
+  }
+}
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  keyCache: KeyLookupCache;
+}
+
+const BEARER = /^Bearer[ \t]+(.*)$/i;
+
+/** DESIGN.md §2 order: missing → invalid → revoked → tenant → project → environment. */
+export async function authenticate(deps: AuthDeps, authorization: string | undefined): Promise<AuthContext> {
+  const match = authorization === undefined ? null : BEARER.exec(authorization.trim());
+  const token = match?.[1]?.trim() ?? '';
+  if (token === '') {
+    throw new ApiError('missing_api_key', 'Send your API key as `Authorization: Bearer <API key>`.');
+  }
+  const parsed = token.length <= MAX_KEY_LENGTH ? parseApiKey(token) : null;
+  if (!parsed) throw new ApiError('invalid_api_key', 'The API key is not valid.');
+  const now = deps.clock.now();
+  let row = deps.keyCache.get(parsed.id, now.getTime());
+  if (!row) {
+    row = await findKeyScope(deps.db, parsed.id);
+    if (row) deps.keyCache.set(parsed.id, row, now.getTime());
+  }
+  if (!row || !secretMatches(parsed.secret, row.secretSha256)) {
+    throw new ApiError('invalid_api_key', 'The API key is not valid.');
+  }
+  if (row.revokedAt) throw new ApiError('api_key_revoked', 'This API key was revoked.');
+  if (row.tenantDeletedAt) throw new ApiError('tenant_not_found', "This API key's tenant no longer exists.");
+  if (row.projectDeletedAt) throw new ApiError('project_not_found', "This API key's project no longer exists.");
+  if (row.environmentDeletedAt) {
+    throw new ApiError('environment_not_found', "This API key's environment no longer exists.");
+  }
+  return toAuthContext(row, now);
+}
+
+export function effectiveAccessStatus(
+  status: 'active' | 'trialing' | 'suspended',
+  trialEndsAt: Date | null,
+  now: Date,
+): AccessStatus {
+  if (status === 'trialing' && trialEndsAt && trialEndsAt.getTime() <= now.getTime()) return 'trial_expired';
+  return status;
+}
+
+function toAuthContext(row: KeyScopeRow, now: Date): AuthContext {
+  return {
+    keyId: row.keyId,
+    tenantId: row.tenantId,
+    projectId: row.projectId,
+    environmentId: row.environmentId,
+    planId: row.planId,
+    accessStatus: effectiveAccessStatus(row.accessStatus, row.trialEndsAt, now),
+    projectStatus: row.projectStatus,
+    environmentStatus: row.environmentStatus,
+    sendingStatus: row.sendingStatus,
+    project: {
+      name: row.projectName,
+      displayName: row.projectDisplayName,
+      supportEmail: row.projectSupportEmail,
+      sender: { fromEmail: row.projectFromEmail, fromName: row.projectFromName, replyTo: row.projectReplyTo },
+    },
+    environment: {
+      name: row.environmentName,
+      sender: {
+        fromEmail: row.environmentFromEmail,
+        fromName: row.environmentFromName,
+        replyTo: row.environmentReplyTo,
+      },
+    },
+  };
+}
+
+export type AccessCheck = 'trial' | 'project' | 'environment';
+
+/** The per-endpoint checks that follow authentication (seed §5, §7), in this order. */
+export function requireAccess(auth: AuthContext, checks: readonly AccessCheck[]): void {
+  if (checks.includes('trial') && auth.accessStatus === 'trial_expired') {
+    throw new ApiError('trial_expired', "The tenant's trial has ended; choose a plan to continue.");
+  }
+  if (checks.includes('project') && auth.projectStatus !== 'active') {
+    throw new ApiError('project_inactive', "This API key's project is inactive.");
+  }
+  if (checks.includes('environment') && auth.environmentStatus !== 'active') {
+    throw new ApiError('environment_inactive', "This API key's environment is inactive.");
+  }
+}
