@@ -20,7 +20,8 @@ const str =
   (raw) => {
     if (opts.minLength !== undefined && raw.length < opts.minLength)
       throw new ConfigValueError(`must be at least ${opts.minLength} characters`);
-    if (opts.pattern && !opts.pattern.test(raw)) throw new ConfigValueError(opts.hint ?? 'has an invalid format');
+    if (opts.pattern && !opts.pattern.test(raw))
+      throw new ConfigValueError(opts.hint ?? 'has an invalid format');
     return raw;
   };
 
@@ -43,7 +44,8 @@ const bool: Parser<boolean> = (raw) => {
 const oneOf =
   <T extends string>(...values: T[]): Parser<T> =>
   (raw) => {
-    if (!(values as string[]).includes(raw)) throw new ConfigValueError(`must be one of ${values.join(', ')}`);
+    if (!(values as string[]).includes(raw))
+      throw new ConfigValueError(`must be one of ${values.join(', ')}`);
     return raw as T;
   };
 
@@ -59,7 +61,8 @@ const httpUrl: Parser<string> = (raw) => {
 };
 
 const postgresUrl: Parser<string> = (raw) => {
-  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigValueError('must be a postgres:// or postgresql:// URL');
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    throw new ConfigValueError('must be a postgres:// or postgresql:// URL');
   return raw;
 };
 
@@ -72,7 +75,11 @@ const domainName: Parser<string> = (raw) => {
 
 const spec = {
   PORT: { description: 'Port of the core HTTP API.', default: 3000, parse: int(0, 65535) },
-  HOST: { description: 'Interface the HTTP API listens on.', default: '127.0.0.1', parse: str({ minLength: 1 }) },
+  HOST: {
+    description: 'Interface the HTTP API listens on.',
+    default: '127.0.0.1',
+    parse: str({ minLength: 1 }),
+  },
   MAILSVC_DATA_DIR: {
     description:
       'Directory for the embedded database (PGlite), the lock file, the dev API key and the admin token. Relative paths are resolved against the working directory.',
@@ -92,7 +99,8 @@ const spec = {
   },
   MAILSVC_PUBLIC_URL: {
     description: 'Public base URL of the API, used in links such as unsubscribe pages.',
-    default: (c: Record<string, unknown>) => `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`,
+    default: (c: Record<string, unknown>) =>
+      `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`,
     defaultLabel: 'http://HOST:PORT',
     parse: httpUrl,
   },
@@ -145,14 +153,18 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): Config {
   const out: Record<string, unknown> = {};
   const problems: { key: string; message: string }[] = [];
   const deferred: [string, (c: Record<string, unknown>) => unknown][] = [];
   for (const [key, s] of Object.entries(spec) as [string, KeySpec<unknown>][]) {
     const raw = env[key];
     if (raw === undefined || raw === '') {
-      if (typeof s.default === 'function') deferred.push([key, s.default as (c: Record<string, unknown>) => unknown]);
+      if (typeof s.default === 'function')
+        deferred.push([key, s.default as (c: Record<string, unknown>) => unknown]);
       else if (s.default !== undefined) out[key] = s.default;
       continue;
     }
@@ -174,7 +186,11 @@ export function renderConfigurationDoc(): string {
   const rows = (Object.entries(spec) as [string, KeySpec<unknown>][]).map(([key, s]) => {
     const def =
       s.defaultLabel ??
-      (s.default === undefined ? '(unset)' : typeof s.default === 'function' ? '(computed)' : String(s.default));
+      (s.default === undefined
+        ? '(unset)'
+        : typeof s.default === 'function'
+          ? '(computed)'
+          : String(s.default));
     return `| \`${key}\` | \`${def}\` | ${s.description} |`;
   });
   return [

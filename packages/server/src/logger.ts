@@ -8,7 +8,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   return pino(
     {
       level,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'apiKey', '*.apiKey'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'apiKey', '*.apiKey'],
+        censor: '[redacted]',
+      },
       serializers: {
         req: (req: { method: string; url: string; id: string }) => ({
           method: req.method,

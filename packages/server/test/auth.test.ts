@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const quota = (headers: Record<string, string>, url = '/v1/quota') => h.request({ method: 'GET', url, headers });
+const quota = (headers: Record<string, string>, url = '/v1/quota') =>
+  h.request({ method: 'GET', url, headers });
 
 function expectError(res: Awaited<ReturnType<typeof quota>>, status: number, code: string) {
   expect(res.statusCode).toBe(status);
@@ -34,7 +35,11 @@ describe('authentication', () => {
   });
 
   it('refuses a non-Bearer scheme with 401 missing_api_key', async () => {
-    expectError(await quota({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }), 401, 'missing_api_key');
+    expectError(
+      await quota({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }),
+      401,
+      'missing_api_key',
+    );
   });
 
   it('refuses an empty Bearer token with 401 missing_api_key', async () => {
@@ -51,7 +56,14 @@ describe('authentication', () => {
   });
 
   it('refuses malformed keys with 401 invalid_api_key', async () => {
-    for (const token of ['nope', 'msk_', `${s.apiKey}x`, s.apiKey.slice(0, -1), s.apiKey.replace('msk_', 'sk_'), `${s.apiKey}\t`]) {
+    for (const token of [
+      'nope',
+      'msk_',
+      `${s.apiKey}x`,
+      s.apiKey.slice(0, -1),
+      s.apiKey.replace('msk_', 'sk_'),
+      `${s.apiKey}\t`,
+    ]) {
       expectError(await quota({ authorization: `Bearer ${token}x` }), 401, 'invalid_api_key');
     }
   });
@@ -71,7 +83,9 @@ describe('authentication', () => {
     const { port } = h.app.server.address() as net.AddressInfo;
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1', () => {
-        socket.write(`GET /v1/quota HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer msk_\u0001\u0000abc\r\n\r\n`);
+        socket.write(
+          `GET /v1/quota HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer msk_\u0001\u0000abc\r\n\r\n`,
+        );
       });
       let data = '';
       socket.on('data', (d) => {

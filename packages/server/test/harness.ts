@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Response as InjectResponse } from 'light-my-request';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/api/app.js';
@@ -23,7 +24,8 @@ export interface Harness {
   clock: ReturnType<typeof fixedClock>;
   logs: string[];
   dataDir: string;
-  request(opts: InjectOptions): ReturnType<FastifyInstance['inject']>;
+  request(opts: InjectOptions): Promise<InjectResponse>;
+  // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely in tests
   admin<T = Record<string, any>>(name: string, input: Record<string, unknown>): Promise<T>;
   /** A second "replica": its own app, key cache and clock on the same database. */
   replica(): Promise<FastifyInstance>;
@@ -140,7 +142,14 @@ export async function seedScope(
   const { project } = await h.admin('projects.create', { tenant: tenant.id, name: 'Acme App' });
   const { environment } = await h.admin('environments.create', { project: project.id, name: 'production' });
   const { key, apiKey } = await h.admin('keys.create', { environment: environment.id });
-  return { planId, tenantId: tenant.id, projectId: project.id, environmentId: environment.id, keyId: key.id, apiKey };
+  return {
+    planId,
+    tenantId: tenant.id,
+    projectId: project.id,
+    environmentId: environment.id,
+    keyId: key.id,
+    apiKey,
+  };
 }
 
 export const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });

@@ -51,7 +51,11 @@ describe('HTTP conventions', () => {
   });
 
   it('refuses a POST that is not JSON with 415 unsupported_media_type', async () => {
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
       const res = await adminPost('/admin/v1/plans/create', 'id=x', { 'content-type': type });
       expect(res.statusCode, type).toBe(415);
       expect(res.json().error.code).toBe('unsupported_media_type');
@@ -65,7 +69,11 @@ describe('HTTP conventions', () => {
   });
 
   it('refuses a body over 256 KiB with 413 payload_too_large', async () => {
-    const res = await adminPost('/admin/v1/plans/create', { id: 'x'.repeat(300 * 1024), monthlyLimit: 1, overageAllowed: false });
+    const res = await adminPost('/admin/v1/plans/create', {
+      id: 'x'.repeat(300 * 1024),
+      monthlyLimit: 1,
+      overageAllowed: false,
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().error.code).toBe('payload_too_large');
   });
@@ -89,7 +97,12 @@ describe('HTTP conventions', () => {
   });
 
   it('refuses unknown fields and wrong types with 400 invalid_request listing every problem', async () => {
-    const res = await adminPost('/admin/v1/plans/create', { id: 'ok-plan', monthlyLimit: '5', overageAllowed: 'no', extra: 1 });
+    const res = await adminPost('/admin/v1/plans/create', {
+      id: 'ok-plan',
+      monthlyLimit: '5',
+      overageAllowed: 'no',
+      extra: 1,
+    });
     expect(res.statusCode).toBe(400);
     const { error } = res.json();
     expect(error.code).toBe('invalid_request');
@@ -131,29 +144,58 @@ describe('admin API', () => {
   });
 
   it('runs the same use-cases as the CLI', async () => {
-    const plan = await adminPost('/admin/v1/plans/create', { id: 'api-plan', monthlyLimit: 50, overageAllowed: true });
+    const plan = await adminPost('/admin/v1/plans/create', {
+      id: 'api-plan',
+      monthlyLimit: 50,
+      overageAllowed: true,
+    });
     expect(plan.statusCode).toBe(200);
-    expect(plan.json()).toMatchObject({ ok: true, plan: { id: 'api-plan', monthlyLimit: 50, overageAllowed: true } });
-    const tenant = (await adminPost('/admin/v1/tenants/create', { name: 'T', plan: 'api-plan' })).json().tenant;
+    expect(plan.json()).toMatchObject({
+      ok: true,
+      plan: { id: 'api-plan', monthlyLimit: 50, overageAllowed: true },
+    });
+    const tenant = (await adminPost('/admin/v1/tenants/create', { name: 'T', plan: 'api-plan' })).json()
+      .tenant;
     expect(tenant.id).toMatch(/^ten_/);
-    const project = (await adminPost('/admin/v1/projects/create', { tenant: tenant.id, name: 'P', fromEmail: 'Hello@Example.com' })).json()
-      .project;
+    const project = (
+      await adminPost('/admin/v1/projects/create', {
+        tenant: tenant.id,
+        name: 'P',
+        fromEmail: 'Hello@Example.com',
+      })
+    ).json().project;
     expect(project.fromEmail).toBe('hello@example.com');
-    const env = (await adminPost('/admin/v1/environments/create', { project: project.id, name: 'prod' })).json().environment;
+    const env = (
+      await adminPost('/admin/v1/environments/create', { project: project.id, name: 'prod' })
+    ).json().environment;
     const key = (await adminPost('/admin/v1/keys/create', { environment: env.id })).json();
     expect(key.apiKey).toMatch(/^msk_[0-9A-Z]{26}_[0-9A-Za-z]{43}$/);
-    const quota = await h.request({ method: 'GET', url: '/v1/quota', headers: { authorization: `Bearer ${key.apiKey}` } });
+    const quota = await h.request({
+      method: 'GET',
+      url: '/v1/quota',
+      headers: { authorization: `Bearer ${key.apiKey}` },
+    });
     expect(quota.json().quota.planId).toBe('api-plan');
     const list = (await adminPost('/admin/v1/keys/list', { environment: env.id })).json();
     expect(list.keys).toHaveLength(1);
     expect(JSON.stringify(list)).not.toContain(key.apiKey.slice(-43));
     const usage = (await adminPost('/admin/v1/usage/show', { tenant: tenant.id })).json();
-    expect(usage.usage).toMatchObject({ tenantId: tenant.id, period: '2026-11', used: 0, limit: 50, status: 'available' });
+    expect(usage.usage).toMatchObject({
+      tenantId: tenant.id,
+      period: '2026-11',
+      used: 0,
+      limit: 50,
+      status: 'available',
+    });
   });
 
   it('answers a duplicate plan with 409 conflict and an unknown record with 404 not_found', async () => {
     await adminPost('/admin/v1/plans/create', { id: 'dup', monthlyLimit: 1, overageAllowed: false });
-    const dup = await adminPost('/admin/v1/plans/create', { id: 'dup', monthlyLimit: 1, overageAllowed: false });
+    const dup = await adminPost('/admin/v1/plans/create', {
+      id: 'dup',
+      monthlyLimit: 1,
+      overageAllowed: false,
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().error.code).toBe('conflict');
     const missing = await adminPost('/admin/v1/tenants/create', { name: 'x', plan: 'no-such-plan' });
@@ -163,20 +205,33 @@ describe('admin API', () => {
 
   it('refuses CR/LF in sender names', async () => {
     const tenant = (await adminPost('/admin/v1/tenants/create', { name: 'T', plan: 'dup' })).json().tenant;
-    const res = await adminPost('/admin/v1/projects/create', { tenant: tenant.id, name: 'P', fromName: 'Evil\r\nBcc: x@y.z' });
+    const res = await adminPost('/admin/v1/projects/create', {
+      tenant: tenant.id,
+      name: 'P',
+      fromName: 'Evil\r\nBcc: x@y.z',
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.details).toEqual([{ path: '/fromName', message: expect.stringContaining('control') }]);
+    expect(res.json().error.details).toEqual([
+      { path: '/fromName', message: expect.stringContaining('control') },
+    ]);
   });
 
   it('registers sending domains with one owner and changes their status', async () => {
     const tenant = (await adminPost('/admin/v1/tenants/create', { name: 'T', plan: 'dup' })).json().tenant;
     const added = await adminPost('/admin/v1/domains/add', { domain: 'Mail.Example.COM', tenant: tenant.id });
-    expect(added.json().domain).toMatchObject({ domain: 'mail.example.com', scope: 'tenant', status: 'pending' });
+    expect(added.json().domain).toMatchObject({
+      domain: 'mail.example.com',
+      scope: 'tenant',
+      status: 'pending',
+    });
     const again = await adminPost('/admin/v1/domains/add', { domain: 'mail.example.com', tenant: tenant.id });
     expect(again.statusCode).toBe(409);
     const both = await adminPost('/admin/v1/domains/add', { domain: 'b.example.com' });
     expect(both.statusCode).toBe(400);
-    const set = await adminPost('/admin/v1/domains/set-status', { domain: 'mail.example.com', status: 'verified' });
+    const set = await adminPost('/admin/v1/domains/set-status', {
+      domain: 'mail.example.com',
+      status: 'verified',
+    });
     expect(set.json().domain.status).toBe('verified');
   });
 });

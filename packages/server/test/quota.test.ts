@@ -10,7 +10,13 @@ afterAll(() => h.close());
 
 const getQuota = (apiKey: string) => h.request({ method: 'GET', url: '/v1/quota', headers: bearer(apiKey) });
 
-async function setUsage(tenantId: string, environmentId: string, period: string, tenantSent: number, envSent: number) {
+async function setUsage(
+  tenantId: string,
+  environmentId: string,
+  period: string,
+  tenantSent: number,
+  envSent: number,
+) {
   await h.runtime.deps.db
     .insertInto('tenant_usage')
     .values({ tenant_id: tenantId, period, sent: tenantSent })
@@ -39,7 +45,14 @@ describe('GET /v1/quota', () => {
         accessStatus: 'active',
         sendingStatus: 'active',
         period: { id: '2026-11', startsAt: '2026-11-01T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' },
-        monthly: { limit: 500, used: 0, remaining: 500, overageAllowed: false, overageEmails: 0, status: 'available' },
+        monthly: {
+          limit: 500,
+          used: 0,
+          remaining: 500,
+          overageAllowed: false,
+          overageEmails: 0,
+          status: 'available',
+        },
         environment: { usedThisMonth: 0 },
       },
     });
@@ -67,14 +80,28 @@ describe('GET /v1/quota', () => {
     const s = await seedScope(h, { monthlyLimit: 10, overageAllowed: false });
     await setUsage(s.tenantId, s.environmentId, '2026-11', 10, 10);
     const q = (await getQuota(s.apiKey)).json().quota;
-    expect(q.monthly).toEqual({ limit: 10, used: 10, remaining: 0, overageAllowed: false, overageEmails: 0, status: 'exhausted' });
+    expect(q.monthly).toEqual({
+      limit: 10,
+      used: 10,
+      remaining: 0,
+      overageAllowed: false,
+      overageEmails: 0,
+      status: 'exhausted',
+    });
   });
 
   it('reports overage and overageEmails past the limit when overage is allowed', async () => {
     const s = await seedScope(h, { monthlyLimit: 10, overageAllowed: true });
     await setUsage(s.tenantId, s.environmentId, '2026-11', 13, 13);
     const q = (await getQuota(s.apiKey)).json().quota;
-    expect(q.monthly).toEqual({ limit: 10, used: 13, remaining: 0, overageAllowed: true, overageEmails: 3, status: 'overage' });
+    expect(q.monthly).toEqual({
+      limit: 10,
+      used: 13,
+      remaining: 0,
+      overageAllowed: true,
+      overageEmails: 3,
+      status: 'overage',
+    });
   });
 
   it('starts a new period at midnight UTC on the first of the month', async () => {
@@ -158,7 +185,12 @@ describe('GET /v1/quota errors', () => {
   });
 
   it('answers POST /v1/quota with 405 and Allow, before authentication', async () => {
-    const res = await h.request({ method: 'POST', url: '/v1/quota', payload: 'x', headers: { 'content-type': 'text/plain' } });
+    const res = await h.request({
+      method: 'POST',
+      url: '/v1/quota',
+      payload: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD');
     expect(res.json().error.code).toBe('method_not_allowed');

@@ -35,7 +35,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
         ok: false,
         error: { code: 'invalid_request', message: 'Malformed HTTP request.', requestId: newId('req') },
       });
-      const status = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      const status =
+        (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : '400 Bad Request';
       socket.end(
         `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );

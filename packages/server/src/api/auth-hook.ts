@@ -1,6 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AccessCheck, type AuthContext, authenticate, requireAccess } from '../domain/auth/authenticate.js';
+import {
+  type AccessCheck,
+  type AuthContext,
+  authenticate,
+  requireAccess,
+} from '../domain/auth/authenticate.js';
 import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
 

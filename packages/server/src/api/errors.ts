@@ -6,7 +6,10 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
   const body: Record<string, unknown> = { code, message };
   if (details && details.length > 0) body.details = details;
   body.requestId = reply.request.id;
-  return reply.code(errorCatalogue[code].status).type('application/json; charset=utf-8').send({ ok: false, error: body });
+  return reply
+    .code(errorCatalogue[code].status)
+    .type('application/json; charset=utf-8')
+    .send({ ok: false, error: body });
 }
 
 /** Maps Fastify's own failures (routing, parsing, validation) to the catalogue. */
@@ -23,16 +26,23 @@ function fromFastifyError(err: FastifyError): ApiError | null {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('payload_too_large', 'The body is over the 256 KiB limit.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('invalid_request', 'The body is empty; send a JSON object.', [{ path: '/', message: 'is required' }]);
+      return new ApiError('invalid_request', 'The body is empty; send a JSON object.', [
+        { path: '/', message: 'is required' },
+      ]);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('invalid_request', 'The body is not valid JSON.', [{ path: '/', message: 'is not valid JSON' }]);
+      return new ApiError('invalid_request', 'The body is not valid JSON.', [
+        { path: '/', message: 'is not valid JSON' },
+      ]);
   }
   if (err instanceof SyntaxError || err.statusCode === 400) {
     // Bad JSON, and JSON with __proto__ / constructor.prototype keys (refused by Fastify).
-    return new ApiError('invalid_request', 'The body is not valid JSON.', [{ path: '/', message: err.message }]);
+    return new ApiError('invalid_request', 'The body is not valid JSON.', [
+      { path: '/', message: err.message },
+    ]);
   }
   if (err.statusCode === 413) return new ApiError('payload_too_large', 'The body is over the 256 KiB limit.');
-  if (err.statusCode === 415) return new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+  if (err.statusCode === 415)
+    return new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
   return null;
 }
 
@@ -44,10 +54,16 @@ export function installErrorHandling(app: FastifyInstance) {
       return sendError(reply, apiError.code, apiError.message, apiError.details);
     }
     req.log.error({ err }, 'unhandled error');
-    return sendError(reply, 'internal', 'An unexpected error occurred. Quote the requestId when reporting it.');
+    return sendError(
+      reply,
+      'internal',
+      'An unexpected error occurred. Quote the requestId when reporting it.',
+    );
   });
 
-  app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}.`));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}.`),
+  );
 }
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;

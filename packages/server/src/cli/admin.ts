@@ -7,7 +7,7 @@ import { loadConfig } from '../config.js';
 import { readDataDirLock } from '../db/lock.js';
 import { type AdminCommand, adminCommands } from '../domain/admin/index.js';
 import { ApiError } from '../errors.js';
-import { openRuntime, readSecretFile } from '../runtime.js';
+import { readSecretFile } from '../secret-files.js';
 import { createAjv, toFieldProblems } from '../validation.js';
 import type { Io } from './main.js';
 
@@ -38,7 +38,9 @@ function commandLine(name: string, c: AdminCommand): string {
 function valueHint(schema: TSchema): string {
   if (schema.type === 'integer') return 'N';
   if (schema.type === 'boolean') return 'true|false';
-  const literals = (schema.anyOf as TSchema[] | undefined)?.filter((s) => s.const !== undefined && s.const !== '');
+  const literals = (schema.anyOf as TSchema[] | undefined)?.filter(
+    (s) => s.const !== undefined && s.const !== '',
+  );
   if (literals && literals.length > 0) return literals.map((s) => s.const).join('|');
   return 'VALUE';
 }
@@ -55,11 +57,17 @@ function coerce(prop: string, schema: TSchema, raw: string): unknown {
   return raw;
 }
 
-export function parseAdminArgs(args: string[]): { name: string; command: AdminCommand; input: Record<string, unknown>; json: boolean } {
+export function parseAdminArgs(args: string[]): {
+  name: string;
+  command: AdminCommand;
+  input: Record<string, unknown>;
+  json: boolean;
+} {
   const [group, maybeAction, ...rest] = args;
   const name = group === 'bootstrap' ? 'bootstrap' : `${group}.${maybeAction}`;
   const command = adminCommands[name];
-  if (!command) throw new UsageError(`unknown admin command '${args.slice(0, 2).join(' ')}'; run 'mailsvc admin --help'`);
+  if (!command)
+    throw new UsageError(`unknown admin command '${args.slice(0, 2).join(' ')}'; run 'mailsvc admin --help'`);
   const argv = group === 'bootstrap' ? args.slice(1) : rest;
   const props = command.input.properties as Record<string, TSchema>;
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
@@ -99,7 +107,10 @@ async function forward(url: string, token: string, name: string, input: Record<s
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify(input),
   });
-  const body = (await res.json()) as { ok: boolean; error?: { code: string; message: string; details?: { path: string; message: string }[] } };
+  const body = (await res.json()) as {
+    ok: boolean;
+    error?: { code: string; message: string; details?: { path: string; message: string }[] };
+  };
   if (!body.ok) {
     const e = body.error!;
     throw new ApiError(e.code as never, e.message, e.details);
@@ -146,9 +157,11 @@ export async function runAdmin(args: string[], io: Io): Promise<number> {
     const holder = config.DATABASE_URL ? null : readDataDirLock(config.dataDir);
     if (holder?.adminUrl) {
       const token = config.MAILSVC_ADMIN_TOKEN ?? readSecretFile(config.dataDir, 'admin-token');
-      if (!token) throw new ApiError('invalid_admin_token', `No admin token in ${config.dataDir}/admin-token.`);
+      if (!token)
+        throw new ApiError('invalid_admin_token', `No admin token in ${config.dataDir}/admin-token.`);
       result = await forward(holder.adminUrl, token, parsed.name, parsed.input);
     } else {
+      const { openRuntime } = await import('../runtime.js');
       const runtime = await openRuntime(config, { command: `admin ${parsed.name.replace('.', ' ')}` });
       try {
         result = await parsed.command.run(runtime.deps, parsed.input as never, 'admin:cli');

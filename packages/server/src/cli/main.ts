@@ -1,10 +1,8 @@
 import { ConfigError } from '../config.js';
 import { DataDirLockedError } from '../db/lock.js';
-import { runAdmin } from './admin.js';
-import { runDocs } from './docs.js';
-import { runMigrate } from './migrate.js';
-import { runServe } from './serve.js';
-import { runTemplates } from './templates.js';
+
+// Commands are imported when run: `mailsvc admin` talking to a running server should not pay
+// for loading Fastify and PGlite.
 
 const USAGE = `Usage: mailsvc <command>
 
@@ -36,17 +34,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   try {
     switch (command) {
       case 'start':
-        return await runServe('start', rest, io);
+        return await (await import('./serve.js')).runServe('start', rest, io);
       case 'api':
-        return await runServe('api', rest, io);
+        return await (await import('./serve.js')).runServe('api', rest, io);
       case 'migrate':
-        return await runMigrate(rest, io);
+        return await (await import('./migrate.js')).runMigrate(rest, io);
       case 'admin':
-        return await runAdmin(rest, io);
+        return await (await import('./admin.js')).runAdmin(rest, io);
       case 'templates':
-        return await runTemplates(rest, io);
+        return await (await import('./templates.js')).runTemplates(rest, io);
       case 'docs':
-        return await runDocs(rest, io);
+        return await (await import('./docs.js')).runDocs(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -5,7 +5,11 @@ import type { Io } from './main.js';
 
 export async function runMigrate(_args: string[], io: Io): Promise<number> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, command: 'migrate' });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    command: 'migrate',
+  });
   try {
     const applied = await migrate(database.pool);
     io.stdout(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');

@@ -1,11 +1,11 @@
 import { buildApp } from '../api/app.js';
+import { devRoutes } from '../api/routes/dev.js';
 import { loadConfig } from '../config.js';
-import { authenticate } from '../domain/auth/authenticate.js';
 import { ensureDemo } from '../domain/admin/bootstrap.js';
 import { createKey } from '../domain/admin/keys-domains-usage.js';
+import { authenticate } from '../domain/auth/authenticate.js';
 import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
-import { devRoutes } from '../api/routes/dev.js';
 import { openRuntime, readSecretFile, resolveAdminToken, writeSecretFile } from '../runtime.js';
 import type { Io } from './main.js';
 

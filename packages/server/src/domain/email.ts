@@ -15,12 +15,15 @@ const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 export function parseEmail(raw: string): ParsedEmail {
   const value = raw.trim();
   if (value === '') return { ok: false, reason: 'must not be empty' };
-  if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, reason: 'must not contain control characters' };
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    return { ok: false, reason: 'must not contain control characters' };
   const at = value.lastIndexOf('@');
-  if (at <= 0 || at === value.length - 1) return { ok: false, reason: 'must be an address such as name@example.com' };
+  if (at <= 0 || at === value.length - 1)
+    return { ok: false, reason: 'must be an address such as name@example.com' };
   const local = value.slice(0, at);
   if (local.length > 64) return { ok: false, reason: 'local part must be at most 64 characters' };
-  if (!ATEXT.test(local)) return { ok: false, reason: 'must be a single bare address such as name@example.com' };
+  if (!ATEXT.test(local))
+    return { ok: false, reason: 'must be a single bare address such as name@example.com' };
   const domain = domainToASCII(value.slice(at + 1).toLowerCase());
   const labels = domain.split('.');
   if (
@@ -50,7 +53,8 @@ export function maskEmail(address: string): string {
 /** Header-safe display text: no CR, LF, NUL or other control characters, at most `max` characters. */
 export function checkDisplayName(value: string, max = 120): string | null {
   if (value.length > max) return `must be at most ${max} characters`;
-  if (/[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(value)) return 'must not contain line breaks or control characters';
+  if (/[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(value))
+    return 'must not contain line breaks or control characters';
   return null;
 }
 

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { Deps } from '../../domain/deps.js';
 import { sendError } from '../errors.js';
 

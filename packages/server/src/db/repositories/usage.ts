@@ -4,7 +4,9 @@ export async function readUsage(db: Db, q: { tenantId: string; environmentId: st
   const row = await db
     .selectFrom('plans as pl')
     .innerJoin('tenants as t', 't.plan_id', 'pl.id')
-    .leftJoin('tenant_usage as tu', (j) => j.onRef('tu.tenant_id', '=', 't.id').on('tu.period', '=', q.period))
+    .leftJoin('tenant_usage as tu', (j) =>
+      j.onRef('tu.tenant_id', '=', 't.id').on('tu.period', '=', q.period),
+    )
     .leftJoin('environment_usage as eu', (j) =>
       j.on('eu.environment_id', '=', q.environmentId).on('eu.period', '=', q.period),
     )

@@ -25,7 +25,13 @@ export async function ensureDemo(deps: AdminDeps): Promise<DemoScope> {
     const now = deps.clock.now();
     await trx
       .insertInto('plans')
-      .values({ id: DEMO.planId, monthly_limit: DEMO.monthlyLimit, overage_allowed: false, created_at: now, updated_at: now })
+      .values({
+        id: DEMO.planId,
+        monthly_limit: DEMO.monthlyLimit,
+        overage_allowed: false,
+        created_at: now,
+        updated_at: now,
+      })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
     let tenant = await trx
@@ -37,7 +43,13 @@ export async function ensureDemo(deps: AdminDeps): Promise<DemoScope> {
       .executeTakeFirst();
     tenant ??= await trx
       .insertInto('tenants')
-      .values({ id: newId('ten'), name: DEMO.tenantName, plan_id: DEMO.planId, created_at: now, updated_at: now })
+      .values({
+        id: newId('ten'),
+        name: DEMO.tenantName,
+        plan_id: DEMO.planId,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     let project = await trx

@@ -76,12 +76,36 @@ export const adminCommands: Record<string, AdminCommand> = {
   'plans.create': command({ summary: 'Create a plan', input: CreatePlanInput, run: createPlan }),
   'plans.update': command({ summary: 'Change a plan', input: UpdatePlanInput, run: updatePlan }),
   'tenants.create': command({ summary: 'Create a tenant', input: CreateTenantInput, run: createTenant }),
-  'tenants.update': command({ summary: 'Change a tenant', input: UpdateTenantInput, positional: ['id'], run: updateTenant }),
-  'tenants.delete': command({ summary: 'Delete a tenant (soft)', input: DeleteTenantInput, positional: ['id'], run: deleteTenant }),
+  'tenants.update': command({
+    summary: 'Change a tenant',
+    input: UpdateTenantInput,
+    positional: ['id'],
+    run: updateTenant,
+  }),
+  'tenants.delete': command({
+    summary: 'Delete a tenant (soft)',
+    input: DeleteTenantInput,
+    positional: ['id'],
+    run: deleteTenant,
+  }),
   'projects.create': command({ summary: 'Create a project', input: CreateProjectInput, run: createProject }),
-  'projects.update': command({ summary: 'Change a project', input: UpdateProjectInput, positional: ['id'], run: updateProject }),
-  'projects.delete': command({ summary: 'Delete a project (soft)', input: DeleteProjectInput, positional: ['id'], run: deleteProject }),
-  'environments.create': command({ summary: 'Create an environment', input: CreateEnvironmentInput, run: createEnvironment }),
+  'projects.update': command({
+    summary: 'Change a project',
+    input: UpdateProjectInput,
+    positional: ['id'],
+    run: updateProject,
+  }),
+  'projects.delete': command({
+    summary: 'Delete a project (soft)',
+    input: DeleteProjectInput,
+    positional: ['id'],
+    run: deleteProject,
+  }),
+  'environments.create': command({
+    summary: 'Create an environment',
+    input: CreateEnvironmentInput,
+    run: createEnvironment,
+  }),
   'environments.update': command({
     summary: 'Change an environment',
     input: UpdateEnvironmentInput,
@@ -94,8 +118,17 @@ export const adminCommands: Record<string, AdminCommand> = {
     positional: ['id'],
     run: deleteEnvironment,
   }),
-  'keys.create': command({ summary: 'Create an API key (printed once)', input: CreateKeyInput, run: createKey }),
-  'keys.revoke': command({ summary: 'Revoke an API key', input: RevokeKeyInput, positional: ['id'], run: revokeKey }),
+  'keys.create': command({
+    summary: 'Create an API key (printed once)',
+    input: CreateKeyInput,
+    run: createKey,
+  }),
+  'keys.revoke': command({
+    summary: 'Revoke an API key',
+    input: RevokeKeyInput,
+    positional: ['id'],
+    run: revokeKey,
+  }),
   'keys.list': command({ summary: "List an environment's API keys", input: ListKeysInput, run: listKeys }),
   'domains.add': command({ summary: 'Register a sending domain', input: AddDomainInput, run: addDomain }),
   'domains.set-status': command({
@@ -105,5 +138,9 @@ export const adminCommands: Record<string, AdminCommand> = {
     run: setDomainStatus,
   }),
   'domains.list': command({ summary: 'List sending domains', input: ListDomainsInput, run: listDomains }),
-  'usage.show': command({ summary: "Show a tenant's usage this month", input: ShowUsageInput, run: showUsage }),
+  'usage.show': command({
+    summary: "Show a tenant's usage this month",
+    input: ShowUsageInput,
+    run: showUsage,
+  }),
 };

@@ -42,7 +42,11 @@ export async function createKey(deps: AdminDeps, input: Static<typeof CreateKeyI
 export const RevokeKeyInput = Strict({ id: IdOf('key') });
 export async function revokeKey(deps: AdminDeps, input: Static<typeof RevokeKeyInput>, actor: string) {
   const now = deps.clock.now();
-  const existing = await deps.db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', input.id).executeTakeFirst();
+  const existing = await deps.db
+    .selectFrom('api_keys')
+    .select(['revoked_at'])
+    .where('id', '=', input.id)
+    .executeTakeFirst();
   if (!existing) throw new ApiError('not_found', `No API key ${input.id}.`);
   const row = await deps.db
     .updateTable('api_keys')
@@ -85,7 +89,9 @@ export const AddDomainInput = Strict({
 export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainInput>, actor: string) {
   const domain = parseDomain(input.domain);
   if (!domain) {
-    throw new ApiError('invalid_request', 'Not a domain name.', [{ path: '/domain', message: 'must be a domain such as mail.example.com' }]);
+    throw new ApiError('invalid_request', 'Not a domain name.', [
+      { path: '/domain', message: 'must be a domain such as mail.example.com' },
+    ]);
   }
   const owners = [input.tenant, input.project, input.environment].filter((v) => v !== undefined);
   if (owners.length !== 1) {
@@ -93,7 +99,12 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
       { path: '/', message: 'exactly one of tenant, project, environment is required' },
     ]);
   }
-  let owner: { tenant_id: string; project_id: string | null; environment_id: string | null; scope: 'tenant' | 'project' | 'environment' };
+  let owner: {
+    tenant_id: string;
+    project_id: string | null;
+    environment_id: string | null;
+    scope: 'tenant' | 'project' | 'environment';
+  };
   if (input.tenant) {
     const t = await requireTenant(deps.db, input.tenant);
     owner = { tenant_id: t.id, project_id: null, environment_id: null, scope: 'tenant' };
@@ -107,14 +118,28 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
   const now = deps.clock.now();
   const row = await deps.db
     .insertInto('sending_domains')
-    .values({ id: newId('dom', now.getTime()), domain, ...owner, status: 'pending', created_at: now, updated_at: now })
+    .values({
+      id: newId('dom', now.getTime()),
+      domain,
+      ...owner,
+      status: 'pending',
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.column('domain').doNothing())
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new ApiError('conflict', `The domain ${domain} is already registered.`);
   await insertAuditEvent(
     deps.db,
-    { tenantId: row.tenant_id, actor, action: 'domain.added', targetType: 'sending_domain', targetId: row.id, details: { domain } },
+    {
+      tenantId: row.tenant_id,
+      actor,
+      action: 'domain.added',
+      targetType: 'sending_domain',
+      targetId: row.id,
+      details: { domain },
+    },
     now,
   );
   return { domain: domainRecord(row) };
@@ -124,7 +149,11 @@ export const SetDomainStatusInput = Strict({
   domain: DomainName,
   status: Type.Union([Type.Literal('pending'), Type.Literal('verified'), Type.Literal('failed')]),
 });
-export async function setDomainStatus(deps: AdminDeps, input: Static<typeof SetDomainStatusInput>, actor: string) {
+export async function setDomainStatus(
+  deps: AdminDeps,
+  input: Static<typeof SetDomainStatusInput>,
+  actor: string,
+) {
   const domain = parseDomain(input.domain) ?? input.domain;
   const now = deps.clock.now();
   const row = await deps.db
@@ -164,7 +193,11 @@ export const ShowUsageInput = Strict({
 });
 export async function showUsage(deps: AdminDeps, input: Static<typeof ShowUsageInput>) {
   const tenant = await requireTenant(deps.db, input.tenant);
-  const plan = await deps.db.selectFrom('plans').selectAll().where('id', '=', tenant.plan_id).executeTakeFirstOrThrow();
+  const plan = await deps.db
+    .selectFrom('plans')
+    .selectAll()
+    .where('id', '=', tenant.plan_id)
+    .executeTakeFirstOrThrow();
   const period = input.period ?? usagePeriod(deps.clock.now()).id;
   const usage = await readTenantUsage(deps.db, tenant.id, period);
   return {

@@ -3,7 +3,10 @@ import { ULID_PATTERN } from '../../ids.js';
 
 export const IdOf = (prefix: string) =>
   Type.String({ pattern: `^${prefix}_${ULID_PATTERN}$`, description: `${prefix}_… id` });
-export const PlanId = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', description: 'plan id, e.g. starter' });
+export const PlanId = Type.String({
+  pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
+  description: 'plan id, e.g. starter',
+});
 export const Name = Type.String({ minLength: 1, maxLength: 200 });
 /** An address, or '' to clear the setting. */
 export const OptionalEmail = Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')]);

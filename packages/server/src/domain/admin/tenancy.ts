@@ -1,8 +1,8 @@
 // Admin use-cases for plans, tenants, projects and environments. Each is served twice: by the
 // CLI against the database and by the api process at /admin/v1/… (see domain/admin/index.ts).
 import { type Static, Type } from '@sinclair/typebox';
-import type { Db } from '../../db/schema.js';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
+import type { Db } from '../../db/schema.js';
 import { ApiError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Deps } from '../deps.js';
@@ -47,13 +47,23 @@ async function requirePlan(db: Db, id: string) {
 }
 
 async function requireTenant(db: Db, id: string) {
-  const t = await db.selectFrom('tenants').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const t = await db
+    .selectFrom('tenants')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!t) throw notFound('tenant', id);
   return t;
 }
 
 async function requireProject(db: Db, id: string) {
-  const p = await db.selectFrom('projects').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const p = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!p) throw notFound('project', id);
   return p;
 }
@@ -147,7 +157,9 @@ export const UpdateTenantInput = Strict({
   id: IdOf('ten'),
   name: Type.Optional(Name),
   plan: Type.Optional(PlanId),
-  accessStatus: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('trialing'), Type.Literal('suspended')])),
+  accessStatus: Type.Optional(
+    Type.Union([Type.Literal('active'), Type.Literal('trialing'), Type.Literal('suspended')]),
+  ),
   trialEndsAt: Type.Optional(Type.Union([Timestamp, Type.Literal('')])),
 });
 export async function updateTenant(deps: AdminDeps, input: Static<typeof UpdateTenantInput>, actor: string) {
@@ -160,7 +172,9 @@ export async function updateTenant(deps: AdminDeps, input: Static<typeof UpdateT
       ...(input.name !== undefined && { name: input.name }),
       ...(input.plan !== undefined && { plan_id: input.plan }),
       ...(input.accessStatus !== undefined && { access_status: input.accessStatus }),
-      ...(input.trialEndsAt !== undefined && { trial_ends_at: input.trialEndsAt === '' ? null : input.trialEndsAt }),
+      ...(input.trialEndsAt !== undefined && {
+        trial_ends_at: input.trialEndsAt === '' ? null : input.trialEndsAt,
+      }),
       updated_at: now,
     })
     .where('id', '=', input.id)
@@ -169,7 +183,14 @@ export async function updateTenant(deps: AdminDeps, input: Static<typeof UpdateT
   const { id: _id, ...changes } = input;
   await insertAuditEvent(
     deps.db,
-    { tenantId: tenant.id, actor, action: 'tenant.updated', targetType: 'tenant', targetId: tenant.id, details: changes },
+    {
+      tenantId: tenant.id,
+      actor,
+      action: 'tenant.updated',
+      targetType: 'tenant',
+      targetId: tenant.id,
+      details: changes,
+    },
     now,
   );
   return { tenant: tenantRecord(tenant) };
@@ -199,14 +220,25 @@ export async function deleteTenant(deps: AdminDeps, input: { id: string }, actor
 const ProjectSettings = {
   ...SenderSettingsInput,
   displayName: Type.Optional(Type.String({ maxLength: 120 })),
-  supportEmail: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')])),
+  supportEmail: Type.Optional(
+    Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')]),
+  ),
 };
 
-function projectColumns(input: { displayName?: string; supportEmail?: string; fromEmail?: string; fromName?: string; replyTo?: string }) {
+function projectColumns(input: {
+  displayName?: string;
+  supportEmail?: string;
+  fromEmail?: string;
+  fromName?: string;
+  replyTo?: string;
+}) {
   const cols: Record<string, string | null> = { ...senderColumns(input) };
   if (input.displayName !== undefined) {
     const problem = checkDisplayName(input.displayName);
-    if (problem) throw new ApiError('invalid_request', 'Invalid display name.', [{ path: '/displayName', message: problem }]);
+    if (problem)
+      throw new ApiError('invalid_request', 'Invalid display name.', [
+        { path: '/displayName', message: problem },
+      ]);
     cols.display_name = input.displayName === '' ? null : input.displayName;
   }
   if (input.supportEmail !== undefined) {
@@ -214,7 +246,9 @@ function projectColumns(input: { displayName?: string; supportEmail?: string; fr
     else {
       const parsed = parseEmail(input.supportEmail);
       if (!parsed.ok) {
-        throw new ApiError('invalid_request', 'Invalid support email.', [{ path: '/supportEmail', message: parsed.reason }]);
+        throw new ApiError('invalid_request', 'Invalid support email.', [
+          { path: '/supportEmail', message: parsed.reason },
+        ]);
       }
       cols.support_email = parsed.address;
     }
@@ -223,18 +257,35 @@ function projectColumns(input: { displayName?: string; supportEmail?: string; fr
 }
 
 export const CreateProjectInput = Strict({ tenant: IdOf('ten'), name: Name, ...ProjectSettings });
-export async function createProject(deps: AdminDeps, input: Static<typeof CreateProjectInput>, actor: string) {
+export async function createProject(
+  deps: AdminDeps,
+  input: Static<typeof CreateProjectInput>,
+  actor: string,
+) {
   await requireTenant(deps.db, input.tenant);
   const cols = projectColumns(input);
   const now = deps.clock.now();
   const project = await deps.db
     .insertInto('projects')
-    .values({ id: newId('prj', now.getTime()), tenant_id: input.tenant, name: input.name, created_at: now, updated_at: now, ...cols })
+    .values({
+      id: newId('prj', now.getTime()),
+      tenant_id: input.tenant,
+      name: input.name,
+      created_at: now,
+      updated_at: now,
+      ...cols,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   await insertAuditEvent(
     deps.db,
-    { tenantId: project.tenant_id, actor, action: 'project.created', targetType: 'project', targetId: project.id },
+    {
+      tenantId: project.tenant_id,
+      actor,
+      action: 'project.created',
+      targetType: 'project',
+      targetId: project.id,
+    },
     now,
   );
   return { project: projectRecord(project) };
@@ -246,7 +297,11 @@ export const UpdateProjectInput = Strict({
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])),
   ...ProjectSettings,
 });
-export async function updateProject(deps: AdminDeps, input: Static<typeof UpdateProjectInput>, actor: string) {
+export async function updateProject(
+  deps: AdminDeps,
+  input: Static<typeof UpdateProjectInput>,
+  actor: string,
+) {
   await requireProject(deps.db, input.id);
   const cols = projectColumns(input);
   const now = deps.clock.now();
@@ -264,7 +319,14 @@ export async function updateProject(deps: AdminDeps, input: Static<typeof Update
   const { id: _id, ...changes } = input;
   await insertAuditEvent(
     deps.db,
-    { tenantId: project.tenant_id, actor, action: 'project.updated', targetType: 'project', targetId: project.id, details: changes },
+    {
+      tenantId: project.tenant_id,
+      actor,
+      action: 'project.updated',
+      targetType: 'project',
+      targetId: project.id,
+      details: changes,
+    },
     now,
   );
   return { project: projectRecord(project) };
@@ -282,7 +344,13 @@ export async function deleteProject(deps: AdminDeps, input: { id: string }, acto
     .executeTakeFirstOrThrow();
   await insertAuditEvent(
     deps.db,
-    { tenantId: project.tenant_id, actor, action: 'project.deleted', targetType: 'project', targetId: project.id },
+    {
+      tenantId: project.tenant_id,
+      actor,
+      action: 'project.deleted',
+      targetType: 'project',
+      targetId: project.id,
+    },
     now,
   );
   return { project: projectRecord(project) };
@@ -291,7 +359,11 @@ export async function deleteProject(deps: AdminDeps, input: { id: string }, acto
 // ---- environments
 
 export const CreateEnvironmentInput = Strict({ project: IdOf('prj'), name: Name, ...SenderSettingsInput });
-export async function createEnvironment(deps: AdminDeps, input: Static<typeof CreateEnvironmentInput>, actor: string) {
+export async function createEnvironment(
+  deps: AdminDeps,
+  input: Static<typeof CreateEnvironmentInput>,
+  actor: string,
+) {
   const project = await requireProject(deps.db, input.project);
   const cols = senderColumns(input);
   const now = deps.clock.now();
@@ -310,7 +382,13 @@ export async function createEnvironment(deps: AdminDeps, input: Static<typeof Cr
     .executeTakeFirstOrThrow();
   await insertAuditEvent(
     deps.db,
-    { tenantId: environment.tenant_id, actor, action: 'environment.created', targetType: 'environment', targetId: environment.id },
+    {
+      tenantId: environment.tenant_id,
+      actor,
+      action: 'environment.created',
+      targetType: 'environment',
+      targetId: environment.id,
+    },
     now,
   );
   return { environment: environmentRecord(environment) };
@@ -320,10 +398,16 @@ export const UpdateEnvironmentInput = Strict({
   id: IdOf('env'),
   name: Type.Optional(Name),
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])),
-  sendingStatus: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('blocked')])),
+  sendingStatus: Type.Optional(
+    Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('blocked')]),
+  ),
   ...SenderSettingsInput,
 });
-export async function updateEnvironment(deps: AdminDeps, input: Static<typeof UpdateEnvironmentInput>, actor: string) {
+export async function updateEnvironment(
+  deps: AdminDeps,
+  input: Static<typeof UpdateEnvironmentInput>,
+  actor: string,
+) {
   await requireEnvironment(deps.db, input.id);
   const cols = senderColumns(input);
   const now = deps.clock.now();
@@ -367,7 +451,13 @@ export async function deleteEnvironment(deps: AdminDeps, input: { id: string }, 
     .executeTakeFirstOrThrow();
   await insertAuditEvent(
     deps.db,
-    { tenantId: environment.tenant_id, actor, action: 'environment.deleted', targetType: 'environment', targetId: environment.id },
+    {
+      tenantId: environment.tenant_id,
+      actor,
+      action: 'environment.deleted',
+      targetType: 'environment',
+      targetId: environment.id,
+    },
     now,
   );
   return { environment: environmentRecord(environment) };

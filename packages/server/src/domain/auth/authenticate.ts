@@ -88,7 +88,8 @@ export async function authenticate(deps: AuthDeps, authorization: string | undef
   }
   if (row.revokedAt) throw new ApiError('api_key_revoked', 'This API key was revoked.');
   if (row.tenantDeletedAt) throw new ApiError('tenant_not_found', "This API key's tenant no longer exists.");
-  if (row.projectDeletedAt) throw new ApiError('project_not_found', "This API key's project no longer exists.");
+  if (row.projectDeletedAt)
+    throw new ApiError('project_not_found', "This API key's project no longer exists.");
   if (row.environmentDeletedAt) {
     throw new ApiError('environment_not_found', "This API key's environment no longer exists.");
   }

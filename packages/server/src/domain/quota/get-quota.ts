@@ -31,7 +31,11 @@ export function monthlyStatus(used: number, limit: number, overageAllowed: boole
 
 export async function getQuota(deps: Pick<Deps, 'db' | 'clock'>, auth: AuthContext): Promise<Quota> {
   const period = usagePeriod(deps.clock.now());
-  const u = await readUsage(deps.db, { tenantId: auth.tenantId, environmentId: auth.environmentId, period: period.id });
+  const u = await readUsage(deps.db, {
+    tenantId: auth.tenantId,
+    environmentId: auth.environmentId,
+    period: period.id,
+  });
   return {
     tenantId: auth.tenantId,
     projectId: auth.projectId,

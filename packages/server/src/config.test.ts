@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DOCS_DIR, generatedDocs } from './cli/docs.js';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c.PORT).toBe(3000);
+    expect(c.HOST).toBe('127.0.0.1');
+    expect(c.MAILSVC_DATA_DIR).toBe('.mailsvc');
+    expect(c.dataDir).toBe('/srv/app/.mailsvc');
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.MAILSVC_PUBLIC_URL).toBe('http://127.0.0.1:3000');
+    expect(c.LOG_LEVEL).toBe('info');
+  });
+
+  it('stops start-up on a bad value, naming every bad key', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const keys = (err as ConfigError).problems.map((p) => p.key);
+      expect(keys).toEqual(['PORT', 'DATABASE_URL', 'LOG_LEVEL']);
+      expect((err as Error).message).toContain('PORT must be a whole number');
+    }
+  });
+
+  it('refuses an auth cache TTL over 5 seconds (revocation must reach every replica within 5 s)', () => {
+    expect(() => loadConfig({ MAILSVC_AUTH_CACHE_TTL_MS: '6000' })).toThrow(/MAILSVC_AUTH_CACHE_TTL_MS/);
+  });
+
+  it('keeps docs/configuration.md and docs/errors.md generated from the code (run npm run docs)', () => {
+    for (const [name, content] of Object.entries(generatedDocs())) {
+      expect(fs.readFileSync(path.join(DOCS_DIR, name), 'utf8'), name).toBe(content);
+    }
+  });
+});

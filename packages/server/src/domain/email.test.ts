@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { checkDisplayName, maskEmail, parseDomain, parseEmail } from './email.js';
+
+describe('parseEmail', () => {
+  it('trims, lowercases and keeps IDN domains as punycode', () => {
+    expect(parseEmail('  Jane.Doe@Example.COM ')).toMatchObject({
+      ok: true,
+      address: 'jane.doe@example.com',
+    });
+    expect(parseEmail('a@bücher.example')).toMatchObject({ ok: true, domain: 'xn--bcher-kva.example' });
+  });
+
+  it.each([
+    ['display name', 'Jane <jane@example.com>'],
+    ['list', 'a@example.com, b@example.com'],
+    ['CR/LF', 'a@example.com\r\nBcc: b@example.com'],
+    ['no domain', 'jane@'],
+    ['no local part', '@example.com'],
+    ['single-label domain', 'jane@localhost'],
+    ['numeric TLD', 'jane@1.2.3.4'],
+    ['65-character local part', `${'a'.repeat(65)}@example.com`],
+    ['over 254 characters', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`],
+    ['quoted local part', '"jane doe"@example.com'],
+  ])('refuses a %s', (_name, value) => {
+    expect(parseEmail(value).ok).toBe(false);
+  });
+});
+
+describe('maskEmail', () => {
+  it('keeps the first character and the domain only', () => {
+    expect(maskEmail('jane@example.com')).toBe('j***@example.com');
+  });
+});
+
+describe('checkDisplayName', () => {
+  it('refuses line breaks, NUL and 121 characters', () => {
+    expect(checkDisplayName('Acme\r\nBcc: x')).not.toBeNull();
+    expect(checkDisplayName('Acme\u0000')).not.toBeNull();
+    expect(checkDisplayName('a'.repeat(121))).not.toBeNull();
+    expect(checkDisplayName('a'.repeat(120))).toBeNull();
+  });
+});
+
+describe('parseDomain', () => {
+  it('normalises and refuses non-domains', () => {
+    expect(parseDomain('Mail.Example.com.')).toBe('mail.example.com');
+    expect(parseDomain('not a domain')).toBeNull();
+    expect(parseDomain('localhost')).toBeNull();
+  });
+});

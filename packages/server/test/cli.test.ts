@@ -1,0 +1,232 @@
+// The `mailsvc` command as a user runs it: separate processes, real data directories.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backend } from './harness.js';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/mailsvc.js');
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function baseEnv(dataDir: string): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: os.tmpdir(),
+    MAILSVC_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  if (backend === 'postgres') env.DATABASE_URL = process.env.TEST_DATABASE_URL!;
+  return env;
+}
+
+function run(args: string[], env: Record<string, string>): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'start'], { env: { ...env, PORT: '0' } });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`start did not print its banner:\n${out}`)), 45_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      if (out.includes('Press Ctrl+C')) {
+        clearTimeout(timer);
+        resolve({ child, output: () => out });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`start exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+let dataDir: string;
+/** On PGlite, the data directory held by a running `mailsvc start`. */
+let heldDir: string | undefined;
+
+let server: Awaited<ReturnType<typeof startServer>> | undefined;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-cli-'));
+  if (backend === 'pglite') {
+    heldDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-start-'));
+    server = await startServer(baseEnv(heldDir));
+  }
+});
+afterAll(async () => {
+  if (server) {
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server!.child.once('exit', r));
+    expect(fs.existsSync(path.join(heldDir!, 'mailsvc.lock'))).toBe(false);
+    fs.rmSync(heldDir!, { recursive: true, force: true });
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('mailsvc admin', () => {
+  it('bootstrap --json prints one JSON object with a working key', async () => {
+    const r = await run(['admin', 'bootstrap', '--json'], baseEnv(dataDir));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out).sort()).toEqual(['apiKey', 'environmentId', 'projectId', 'tenantId']);
+    expect(out.apiKey).toMatch(/^msk_/);
+    // the demo scope is ensured, not duplicated
+    const again = JSON.parse((await run(['admin', 'bootstrap', '--json'], baseEnv(dataDir))).stdout);
+    expect(again.tenantId).toBe(out.tenantId);
+    expect(again.apiKey).not.toBe(out.apiKey);
+  });
+
+  it('gives a one-line error and exit 2 for bad arguments', async () => {
+    for (const args of [
+      ['admin', 'plans', 'create', '--id', 'x', '--monthly-limit', 'many', '--overage-allowed', 'true'],
+      ['admin', 'plans', 'create', '--id', 'x'],
+      ['admin', 'tenants', 'explode'],
+      ['admin', 'keys', 'list', '--environment', 'env_1', '--nope', '1'],
+    ]) {
+      const r = await run(args, baseEnv(dataDir));
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
+describe.runIf(backend === 'pglite')('embedded database held by mailsvc start', () => {
+  const dir = () => heldDir!;
+
+  it('prints a dev key and a curl example that works', async () => {
+    const out = server!.output();
+    const curl = /curl -s (\S+) -H 'Authorization: Bearer (msk_\S+)'/.exec(out);
+    expect(curl).not.toBeNull();
+    const res = await fetch(curl![1]!, { headers: { authorization: `Bearer ${curl![2]}` } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.ok).toBe(true);
+    expect(Object.keys(body.quota).sort()).toEqual(
+      [
+        'accessStatus',
+        'environment',
+        'environmentId',
+        'monthly',
+        'period',
+        'planId',
+        'projectId',
+        'sendingStatus',
+        'tenantId',
+      ].sort(),
+    );
+    expect(fs.statSync(path.join(dir(), 'admin-token')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dir(), 'dev-api-key')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a second process on the same data directory at once, with a clear message', async () => {
+    const r = await run(['migrate'], baseEnv(dir()));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is in use by another mailsvc process');
+    expect(r.stderr).toContain(`pid ${server!.child.pid}`);
+  });
+
+  it('sends admin commands from a second terminal to the running server', async () => {
+    const r = await run(['admin', 'bootstrap', '--json'], baseEnv(dir()));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const { apiKey } = JSON.parse(r.stdout);
+    const base = /API\s+(\S+)/.exec(server!.output())![1];
+    const res = await fetch(`${base}/v1/quota`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('mailsvc admin, whole set-up', () => {
+  it('runs a whole tenant set-up from the command line (forwarded to the running server on PGlite)', async () => {
+    const env = baseEnv(heldDir ?? dataDir);
+    const json = async (args: string[]) => {
+      const r = await run([...args, '--json'], env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const planId = `cli-${Date.now()}`;
+    await json([
+      'admin',
+      'plans',
+      'create',
+      '--id',
+      planId,
+      '--monthly-limit',
+      '10',
+      '--overage-allowed',
+      'false',
+    ]);
+    await json(['admin', 'plans', 'update', '--id', planId, '--monthly-limit', '20']);
+    const { tenant } = await json(['admin', 'tenants', 'create', '--name', 'CLI Co', '--plan', planId]);
+    const { project } = await json([
+      'admin',
+      'projects',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--name',
+      'App',
+      '--from-name',
+      'CLI Co',
+    ]);
+    const { environment } = await json([
+      'admin',
+      'environments',
+      'create',
+      '--project',
+      project.id,
+      '--name',
+      'staging',
+    ]);
+    const paused = await json([
+      'admin',
+      'environments',
+      'update',
+      environment.id,
+      '--sending-status',
+      'paused',
+    ]);
+    expect(paused.environment.sendingStatus).toBe('paused');
+    const created = await json(['admin', 'keys', 'create', '--environment', environment.id]);
+    const listed = await json(['admin', 'keys', 'list', '--environment', environment.id]);
+    expect(listed.keys.map((k: { id: string }) => k.id)).toEqual([created.key.id]);
+    const revoked = await json(['admin', 'keys', 'revoke', created.key.id]);
+    expect(revoked.key.status).toBe('revoked');
+    const usage = await json(['admin', 'usage', 'show', '--tenant', tenant.id]);
+    expect(usage.usage).toMatchObject({ limit: 20, used: 0 });
+    const domain = `d${Date.now()}.example.com`;
+    await json(['admin', 'domains', 'add', '--domain', domain, '--project', project.id]);
+    const set = await json(['admin', 'domains', 'set-status', domain, 'verified']);
+    expect(set.domain).toMatchObject({ domain, scope: 'project', status: 'verified' });
+    const deleted = await json(['admin', 'tenants', 'delete', tenant.id]);
+    expect(deleted.tenant.deletedAt).not.toBeNull();
+    const missing = await run(['admin', 'tenants', 'update', tenant.id, '--name', 'x'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No tenant');
+  });
+});
