@@ -1,0 +1,24 @@
+import type { JsonSchema, UrlField } from './types.js';
+
+export const URL_MAX = 2048;
+
+/**
+ * http or https only, any letter case, a host, and no whitespace or control characters.
+ * JSON Schema's `uri` format accepts `javascript:` and `data:`; this pattern does not, nor
+ * scheme-relative `//host` links.
+ */
+export const HTTP_URL_PATTERN =
+  '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000-\\u001f\\u007f/?#]+[^\\s\\u0000-\\u001f\\u007f]*$';
+const HTTP_URL = new RegExp(HTTP_URL_PATTERN, 'u');
+
+export function isHttpUrl(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= URL_MAX && HTTP_URL.test(value);
+}
+
+export function urlSchema(): JsonSchema {
+  return { type: 'string', maxLength: URL_MAX, pattern: HTTP_URL_PATTERN };
+}
+
+export function url(name: string, label: string): UrlField {
+  return { kind: 'url', name, label };
+}

@@ -1,0 +1,166 @@
+import { detailsTable } from '../blocks/details-table.js';
+import type { TemplateDefinition } from '../model.js';
+import { defineTemplate } from './define.js';
+
+const BILLING_QUESTIONS = 'Questions about billing? Contact {{supportEmail}}.';
+
+const invoiceDetails = (name: string, heading: string) =>
+  detailsTable(name, heading, [
+    ['invoiceNumber', 'Invoice'],
+    ['amount', 'Amount'],
+    ['issuedAt', 'Date', 'date-time'],
+    ['paymentMethod', 'Payment method'],
+  ]);
+
+const subscriptionDetails = (dateKey: string, dateLabel: string) =>
+  detailsTable('subscriptionDetails', 'Subscription details', [
+    ['plan', 'Plan'],
+    ['amount', 'Amount'],
+    [dateKey, dateLabel, 'date-time'],
+  ]);
+
+export const billingTemplates: TemplateDefinition[] = [
+  defineTemplate('billing', 'payment-failed', 'transactional', 'Sent when a payment could not be collected', {
+    subject: 'Your payment did not go through',
+    preheader: 'Update your payment method to keep your subscription active.',
+    heading: 'Payment failed',
+    intro:
+      'We could not collect your latest payment. Please update your payment method to keep your subscription active.',
+    details: invoiceDetails('invoiceDetails', 'Invoice details'),
+    notice: 'We will try the payment again in a few days.',
+    button: { label: 'Update payment method' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'payment-receipt', 'transactional', 'Sent when a payment succeeds', {
+    subject: 'Your receipt from {{projectName}}',
+    preheader: 'Thank you for your payment.',
+    heading: 'Payment received',
+    intro: 'Thank you. We received your payment.',
+    details: invoiceDetails('receiptDetails', 'Receipt'),
+    button: { label: 'View receipt' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'invoice-available', 'transactional', 'Sent when a new invoice is issued', {
+    subject: 'Your invoice is available',
+    preheader: 'A new invoice is ready to view.',
+    heading: 'New invoice',
+    intro: 'A new invoice is available for your account.',
+    details: detailsTable('invoiceDetails', 'Invoice details', [
+      ['invoiceNumber', 'Invoice'],
+      ['amount', 'Amount due'],
+      ['dueAt', 'Due', 'date-time'],
+    ]),
+    button: { label: 'View invoice' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'subscription-started', 'transactional', 'Sent when a subscription begins', {
+    subject: 'Your subscription has started',
+    preheader: 'Thank you for subscribing.',
+    heading: 'Subscription started',
+    intro: 'Thank you for subscribing to {{projectName}}. Your subscription is now active.',
+    details: subscriptionDetails('renewsAt', 'Renews'),
+    button: { label: 'Manage subscription' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'subscription-renewing', 'transactional', 'Sent before a subscription renews', {
+    subject: 'Your subscription renews soon',
+    preheader: 'No action is needed to keep your subscription.',
+    heading: 'Subscription renewing soon',
+    intro: 'Your subscription will renew automatically. No action is needed to keep it.',
+    details: subscriptionDetails('renewsAt', 'Renews'),
+    button: { label: 'Manage subscription' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate(
+    'billing',
+    'subscription-canceled',
+    'transactional',
+    'Sent when a subscription is canceled',
+    {
+      subject: 'Your subscription was canceled',
+      preheader: 'You keep access until the end of the current period.',
+      heading: 'Subscription canceled',
+      intro: 'Your subscription was canceled. You keep access until the end of the current billing period.',
+      details: subscriptionDetails('endsAt', 'Access until'),
+      button: { label: 'Resubscribe' },
+      footerNote: BILLING_QUESTIONS,
+    },
+  ),
+  defineTemplate('billing', 'trial-ending', 'transactional', 'Sent before a free trial ends', {
+    subject: 'Your trial ends soon',
+    preheader: 'Choose a plan to keep using {{projectName}}.',
+    heading: 'Your trial ends soon',
+    intro:
+      'Your free trial of {{projectName}} ends soon. Choose a plan to keep your data and continue without interruption.',
+    details: detailsTable('trialDetails', 'Trial details', [['trialEndsAt', 'Trial ends', 'date-time']]),
+    button: { label: 'Choose a plan' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'trial-ended', 'transactional', 'Sent when a free trial has ended', {
+    subject: 'Your trial has ended',
+    preheader: 'Choose a plan to continue.',
+    heading: 'Your trial has ended',
+    intro:
+      'Your free trial of {{projectName}} has ended. Your data is kept safe; choose a plan to pick up where you left off.',
+    button: { label: 'Choose a plan' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'card-expiring', 'transactional', 'Sent before the card on file expires', {
+    subject: 'Your card expires soon',
+    preheader: 'Update your card to avoid an interruption.',
+    heading: 'Your card expires soon',
+    intro:
+      'The card on file for your account expires soon. Update it to avoid an interruption to your subscription.',
+    details: detailsTable('cardDetails', 'Card details', [
+      ['card', 'Card'],
+      ['expiresAt', 'Expires'],
+    ]),
+    button: { label: 'Update card' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'refund-issued', 'transactional', 'Sent when a refund is issued', {
+    subject: 'Your refund has been issued',
+    preheader: 'The refund is on its way to your payment method.',
+    heading: 'Refund issued',
+    intro: 'We issued a refund to your original payment method. It can take a few business days to appear.',
+    details: detailsTable('refundDetails', 'Refund details', [
+      ['amount', 'Amount'],
+      ['invoiceNumber', 'Invoice'],
+      ['refundedAt', 'Refunded', 'date-time'],
+    ]),
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate('billing', 'plan-changed', 'transactional', 'Sent when a subscription plan changes', {
+    subject: 'Your plan was changed',
+    preheader: 'Your subscription now uses a different plan.',
+    heading: 'Plan changed',
+    intro: 'Your subscription plan was changed.',
+    details: detailsTable('planDetails', 'Plan details', [
+      ['previousPlan', 'Previous plan'],
+      ['newPlan', 'New plan'],
+      ['effectiveAt', 'Effective', 'date-time'],
+    ]),
+    button: { label: 'View billing' },
+    footerNote: BILLING_QUESTIONS,
+  }),
+  defineTemplate(
+    'billing',
+    'usage-threshold-reached',
+    'transactional',
+    'Sent when usage passes a set threshold',
+    {
+      subject: 'You have reached a usage threshold',
+      preheader: 'Your usage this period passed a threshold you set.',
+      heading: 'Usage threshold reached',
+      intro: 'Your usage this billing period passed a threshold.',
+      details: detailsTable('usageDetails', 'Usage details', [
+        ['metric', 'Metric'],
+        ['usage', 'Used'],
+        ['threshold', 'Threshold'],
+        ['periodEndsAt', 'Period ends', 'date-time'],
+      ]),
+      button: { label: 'View usage' },
+      footerNote: BILLING_QUESTIONS,
+    },
+  ),
+];

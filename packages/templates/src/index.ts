@@ -1,0 +1,28 @@
+// @mailsvc/templates: the catalogue, its JSON Schemas, validation and rendering.
+export type { DetailFormat, Field, JsonSchema } from './blocks/types.js';
+export { HTTP_URL_PATTERN, isHttpUrl } from './blocks/url.js';
+export { templates } from './catalogue/index.js';
+export { renderGalleryPage } from './gallery.js';
+export type {
+  FieldError,
+  RenderContext,
+  RenderedMessage,
+  TemplateCategory,
+  TemplateDefinition,
+  TemplateVersion,
+} from './model.js';
+export { TemplateNotFoundError, TemplateVersionNotFoundError } from './model.js';
+export {
+  getFixture,
+  getTemplate,
+  getVersionForPreview,
+  jsonSchemaFor,
+  listTemplates,
+  publishedVersions,
+  render,
+  renderVersion,
+  validate,
+  validateTemplateData,
+} from './registry.js';
+export { escapeHtml, oneLine } from './render/escape.js';
+export type { ValidationResult } from './schema.js';

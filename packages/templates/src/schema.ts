@@ -1,0 +1,96 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { actionButtonSchema } from './blocks/action-button.js';
+import { codeSchema } from './blocks/code.js';
+import { detailsTableSchema } from './blocks/details-table.js';
+import { textSchema } from './blocks/text.js';
+import type { Field, JsonSchema } from './blocks/types.js';
+import { urlSchema } from './blocks/url.js';
+import type { FieldError, TemplateVersion } from './model.js';
+
+function fieldSchema(f: Field): JsonSchema {
+  switch (f.kind) {
+    case 'text':
+      return textSchema(f);
+    case 'code':
+      return codeSchema(f);
+    case 'url':
+      return urlSchema();
+    case 'actionButton':
+      return actionButtonSchema(f);
+    case 'detailsTable':
+      return detailsTableSchema(f);
+  }
+}
+
+/** The JSON Schema of a version's `data`: strict, with defaults and formats. */
+export function buildJsonSchema(v: TemplateVersion): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const f of v.fields) properties[f.name] = fieldSchema(f);
+  return {
+    $id: `mailsvc:template:${v.templateId}:${v.version}`,
+    title: `${v.templateId} ${v.version}`,
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    ...(v.required.length > 0 && { required: v.required }),
+  };
+}
+
+const ajv = new Ajv({
+  allErrors: true,
+  useDefaults: true,
+  removeAdditional: false,
+  coerceTypes: false,
+  strict: true,
+});
+addFormats.default(ajv, ['date-time', 'email']);
+
+const compiled = new WeakMap<TemplateVersion, ValidateFunction>();
+
+function validatorFor(v: TemplateVersion): ValidateFunction {
+  let fn = compiled.get(v);
+  if (!fn) {
+    fn = ajv.compile(buildJsonSchema(v));
+    compiled.set(v, fn);
+  }
+  return fn;
+}
+
+/** Compiles every schema up front (start-up), so the first request does not pay for it. */
+export function compileAll(versions: Iterable<TemplateVersion>): void {
+  for (const v of versions) validatorFor(v);
+}
+
+export type ValidationResult =
+  | { ok: true; data: Record<string, unknown> }
+  | { ok: false; errors: FieldError[] };
+
+const escapePointer = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** Returns a new object with defaults filled, or every failing field with a JSON Pointer path. */
+export function validateTemplateData(v: TemplateVersion, data: unknown): ValidationResult {
+  const copy = data !== null && typeof data === 'object' ? structuredClone(data) : data;
+  const validate = validatorFor(v);
+  if (validate(copy)) return { ok: true, data: copy as Record<string, unknown> };
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of validate.errors ?? []) {
+    let path = e.instancePath;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      path += `/${escapePointer(String(e.params.missingProperty))}`;
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      path += `/${escapePointer(String(e.params.additionalProperty))}`;
+      message = 'is not an allowed property';
+    } else if (e.keyword === 'pattern') {
+      message = 'must be an http or https URL';
+    }
+    const key = `${path} ${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    errors.push({ path: path || '/', message });
+  }
+  return { ok: false, errors };
+}
