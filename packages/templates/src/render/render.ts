@@ -70,7 +70,7 @@ function buttonBlock(name: string): Block {
         `<td align="center" bgcolor="${brand}" style="border-radius:6px;background:${brand}">` +
         `<a href="${url}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:6px">${label}</a>` +
         `</td></tr></table>` +
-        `<p class="muted" style="margin:0 0 16px;font:13px/1.5 ${FONT};color:#6b7280;word-break:break-all">If the button does not work, copy this link into your browser:<br><a href="${url}" style="color:${brand}">${url}</a></p>`
+        `<p class="muted" style="margin:0 0 16px;font:13px/1.5 ${FONT};color:#6b7280">If the button does not work, copy this link into your browser:<br><a href="${url}" style="color:${brand};word-break:break-all">${url}</a></p>`
       );
     },
     text: ({ data, ph }) => {
@@ -169,11 +169,11 @@ export function compileVersion(v: TemplateVersion): CompiledVersion {
       const footer: string[] = [`Sent by ${project}.`];
       if (ctx.supportEmail) {
         const s = escapeHtml(ctx.supportEmail);
-        footer.push(`Questions? <a href="mailto:${s}" style="color:#6b7280">${s}</a>`);
+        footer.push(`Questions? <a class="muted" href="mailto:${s}" style="color:#6b7280">${s}</a>`);
       }
       if (unsubscribe) {
         footer.push(
-          `You receive this because notifications are on for your ${project} account. <a href="${escapeHtml(unsubscribe)}" style="color:#6b7280">Unsubscribe</a>`,
+          `You receive this because notifications are on for your ${project} account. <a class="muted" href="${escapeHtml(unsubscribe)}" style="color:#6b7280">Unsubscribe</a>`,
         );
       }
 
