@@ -1,5 +1,8 @@
 // One Ajv set-up for every JSON Schema the server checks (HTTP bodies, admin CLI input), so
 // the CLI and the API accept exactly the same values.
+
+import type { FieldError } from '@mailsvc/templates';
+import { toFieldErrors } from '@mailsvc/templates/field-errors';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { isEmail } from './domain/email.js';
@@ -22,40 +25,7 @@ export function createAjv(): Ajv {
   return addMailsvcFormats(new Ajv(ajvOptions));
 }
 
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+export type FieldProblem = FieldError;
 
-interface AjvErrorLike {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string | undefined;
-}
-
-/** Ajv errors as `{path, message}` with JSON Pointers to the offending property itself. */
-export function toFieldProblems(errors: readonly AjvErrorLike[] | null | undefined): FieldProblem[] {
-  const seen = new Set<string>();
-  const out: FieldProblem[] = [];
-  for (const e of errors ?? []) {
-    let path = e.instancePath;
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
-      path += `/${escapePointer(String(e.params.missingProperty))}`;
-      message = 'is required';
-    } else if (e.keyword === 'additionalProperties') {
-      path += `/${escapePointer(String(e.params.additionalProperty))}`;
-      message = 'is not an allowed property';
-    }
-    const key = `${path}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ path: path || '/', message });
-  }
-  return out;
-}
-
-function escapePointer(s: string): string {
-  return s.replaceAll('~', '~0').replaceAll('/', '~1');
-}
+/** Ajv errors as `{path, message}` JSON Pointers, the same mapping the template schemas use. */
+export const toFieldProblems = toFieldErrors;

@@ -2,6 +2,7 @@
 export type { DetailFormat, Field, JsonSchema } from './blocks/types.js';
 export { HTTP_URL_PATTERN, isHttpUrl } from './blocks/url.js';
 export { templates } from './catalogue/index.js';
+export { toFieldErrors } from './field-errors.js';
 export { renderGalleryPage } from './gallery.js';
 export type {
   FieldError,

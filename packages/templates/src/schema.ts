@@ -6,6 +6,7 @@ import { detailsTableSchema } from './blocks/details-table.js';
 import { textSchema } from './blocks/text.js';
 import type { Field, JsonSchema } from './blocks/types.js';
 import { urlSchema } from './blocks/url.js';
+import { toFieldErrors } from './field-errors.js';
 import type { FieldError, TemplateVersion } from './model.js';
 
 function fieldSchema(f: Field): JsonSchema {
@@ -66,31 +67,10 @@ export type ValidationResult =
   | { ok: true; data: Record<string, unknown> }
   | { ok: false; errors: FieldError[] };
 
-const escapePointer = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
-
 /** Returns a new object with defaults filled, or every failing field with a JSON Pointer path. */
 export function validateTemplateData(v: TemplateVersion, data: unknown): ValidationResult {
   const copy = data !== null && typeof data === 'object' ? structuredClone(data) : data;
   const validate = validatorFor(v);
   if (validate(copy)) return { ok: true, data: copy as Record<string, unknown> };
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  for (const e of validate.errors ?? []) {
-    let path = e.instancePath;
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
-      path += `/${escapePointer(String(e.params.missingProperty))}`;
-      message = 'is required';
-    } else if (e.keyword === 'additionalProperties') {
-      path += `/${escapePointer(String(e.params.additionalProperty))}`;
-      message = 'is not an allowed property';
-    } else if (e.keyword === 'pattern') {
-      message = 'must be an http or https URL';
-    }
-    const key = `${path} ${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    errors.push({ path: path || '/', message });
-  }
-  return { ok: false, errors };
+  return { ok: false, errors: toFieldErrors(validate.errors) };
 }
