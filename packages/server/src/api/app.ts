@@ -7,6 +7,7 @@ import { collectRoutesFor405, installErrorHandling, sendError } from './errors.j
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { quotaRoutes } from './routes/quota.js';
+import { sendRoutes } from './routes/send.js';
 
 export const BODY_LIMIT = 256 * 1024;
 
@@ -55,6 +56,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   healthRoutes(app, deps);
   quotaRoutes(app, deps);
+  sendRoutes(app, deps);
   if (opts.adminToken) adminRoutes(app, deps);
   for (const register of opts.extraRoutes ?? []) register(app);
 

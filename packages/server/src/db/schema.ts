@@ -106,7 +106,87 @@ export interface AuditEventsTable {
   created_at: Timestamp;
 }
 
+export type TemplateCategory = 'security' | 'transactional' | 'notification';
+export type MessageStatus =
+  | 'queued'
+  | 'sending'
+  | 'deferred'
+  | 'sent'
+  | 'delivered'
+  | 'bounced'
+  | 'failed'
+  | 'suppressed'
+  | 'expired'
+  | 'complained';
+
+export interface RecipientsTable {
+  environment_id: string;
+  tenant_id: string;
+  email: string;
+  unsubscribed_at: NullableTimestamp;
+  resubscribed_at: NullableTimestamp;
+  complained_at: NullableTimestamp;
+  complaint_count: Generated<number>;
+  hard_bounce_count: Generated<number>;
+  last_hard_bounce_at: NullableTimestamp;
+  cooldown_until: NullableTimestamp;
+  suppressed_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MessagesTable {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  environment_id: string;
+  api_key_id: Nullable<string>;
+  template_id: string;
+  template_version: string;
+  category: TemplateCategory;
+  priority: number;
+  to_email: string;
+  from_email: string;
+  from_name: Nullable<string>;
+  reply_to: Nullable<string>;
+  sending_domain: string;
+  data: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  status: Generated<MessageStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  expires_at: Timestamp;
+  last_error: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  bulk_job_id: Nullable<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  sent_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+}
+
+export interface MessageEventsTable {
+  id: string;
+  message_id: string;
+  tenant_id: string;
+  type: string;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  environment_id: string;
+  key: string;
+  request_sha256: Buffer;
+  message_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
+  recipients: RecipientsTable;
+  messages: MessagesTable;
+  message_events: MessageEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
   plans: PlansTable;
   tenants: TenantsTable;
   projects: ProjectsTable;

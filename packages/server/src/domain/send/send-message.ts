@@ -1,0 +1,285 @@
+// POST /v1/send, in DESIGN.md §3 order. Authentication and access checks (step 1) and the body
+// shape (step 2) run before this use-case; it does steps 2 (Idempotency-Key) to 11.
+import {
+  getTemplate,
+  TemplateNotFoundError,
+  type TemplateVersion,
+  TemplateVersionNotFoundError,
+  validateTemplateData,
+} from '@mailsvc/templates';
+import {
+  acceptMessage,
+  findIdempotencyRecord,
+  findPlan,
+  findRecipient,
+  findSendingDomains,
+} from '../../db/repositories/send.js';
+import type { TemplateCategory } from '../../db/schema.js';
+import { ApiError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import type { Deps } from '../deps.js';
+import { checkDisplayName, maskEmail, parseEmail } from '../email.js';
+import { usagePeriod } from '../quota/period.js';
+import { requestDigest } from './canonical-json.js';
+
+export interface SendInput {
+  templateId: string;
+  to: string;
+  data: Record<string, unknown>;
+  templateVersion?: string;
+  from?: string;
+  fromName?: string;
+  replyTo?: string;
+}
+
+export interface SendResult {
+  status: 'accepted';
+  messageId: string;
+  idempotent: boolean;
+}
+
+const HOUR = 3_600_000;
+/** How long delivery is attempted before a message expires (DESIGN.md §4). */
+export const EXPIRY_MS: Record<TemplateCategory, number> = {
+  security: HOUR,
+  transactional: 72 * HOUR,
+  notification: 24 * HOUR,
+};
+/** Lower runs first: security before transactional before notification. */
+export const PRIORITY: Record<TemplateCategory, number> = { security: 0, transactional: 2, notification: 4 };
+export const IDEMPOTENCY_WINDOW_MS = 24 * HOUR;
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,120}$/;
+
+export function checkIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (!IDEMPOTENCY_KEY.test(value)) {
+    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 120 printable ASCII characters.', [
+      {
+        path: '/headers/idempotency-key',
+        message: 'must be 1 to 120 printable ASCII characters without spaces',
+      },
+    ]);
+  }
+  return value;
+}
+
+function findVersion(input: SendInput): TemplateVersion {
+  try {
+    return getTemplate(input.templateId, input.templateVersion).version;
+  } catch (err) {
+    if (err instanceof TemplateNotFoundError) {
+      throw new ApiError('template_not_found', `No template ${input.templateId}.`);
+    }
+    if (err instanceof TemplateVersionNotFoundError) {
+      throw new ApiError(
+        'template_version_not_found',
+        `Template ${input.templateId} has no published version ${input.templateVersion}.`,
+      );
+    }
+    throw err;
+  }
+}
+
+interface Sender {
+  fromEmail: string;
+  fromName: string | null;
+  replyTo: string | null;
+}
+
+function resolveSender(
+  auth: AuthContext,
+  input: SendInput,
+  defaultDomain: string,
+): Sender & { isExplicit: boolean } {
+  const env = auth.environment.sender;
+  const prj = auth.project.sender;
+  let fromEmail: string;
+  if (input.from !== undefined) {
+    const parsed = parseEmail(input.from);
+    if (!parsed.ok) {
+      throw new ApiError('invalid_from_address', `from ${parsed.reason}.`, [
+        { path: '/from', message: parsed.reason },
+      ]);
+    }
+    fromEmail = parsed.address;
+  } else {
+    fromEmail = env.fromEmail ?? prj.fromEmail ?? `notifications@${defaultDomain}`;
+  }
+  let fromName = env.fromName ?? prj.fromName;
+  if (input.fromName !== undefined) {
+    const problem = checkDisplayName(input.fromName);
+    if (problem)
+      throw new ApiError('invalid_from_name', `fromName ${problem}.`, [
+        { path: '/fromName', message: problem },
+      ]);
+    fromName = input.fromName;
+  }
+  let replyTo = env.replyTo ?? prj.replyTo;
+  if (input.replyTo !== undefined) {
+    const parsed = parseEmail(input.replyTo);
+    if (!parsed.ok) {
+      throw new ApiError('invalid_reply_to', `replyTo ${parsed.reason}.`, [
+        { path: '/replyTo', message: parsed.reason },
+      ]);
+    }
+    replyTo = parsed.address;
+  }
+  return {
+    fromEmail,
+    fromName: fromName || null,
+    replyTo: replyTo || null,
+    isExplicit: input.from !== undefined,
+  };
+}
+
+export async function sendMessage(
+  deps: Deps,
+  auth: AuthContext,
+  input: SendInput,
+  rawIdempotencyKey: string | string[] | undefined,
+): Promise<SendResult> {
+  const now = deps.clock.now();
+  // 2. the rest of the body shape: the recipient and the Idempotency-Key header
+  const to = parseEmail(input.to);
+  if (!to.ok)
+    throw new ApiError('invalid_request', `to ${to.reason}.`, [{ path: '/to', message: to.reason }]);
+  const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
+  const digest = idempotencyKey ? requestDigest(input) : undefined;
+
+  // 3. idempotency replay
+  const replay = async (): Promise<SendResult | null> => {
+    if (!idempotencyKey) return null;
+    const record = await findIdempotencyRecord(deps.db, auth.environmentId, idempotencyKey, now);
+    if (!record) return null;
+    if (!record.requestSha256.equals(digest!)) {
+      throw new ApiError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request in the last 24 hours.',
+      );
+    }
+    return { status: 'accepted', messageId: record.messageId, idempotent: true };
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
+
+  // 4. template, 5. template data
+  const version = findVersion(input);
+  const checked = validateTemplateData(version, input.data);
+  if (!checked.ok) {
+    throw new ApiError(
+      'invalid_template_data',
+      `The data does not match template ${version.templateId} ${version.version}.`,
+      checked.errors.map((e) => ({ path: `/data${e.path === '/' ? '' : e.path}`, message: e.message })),
+    );
+  }
+
+  // 6. from / fromName / replyTo
+  const sender = resolveSender(auth, input, deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN);
+
+  // 7. sending domain: the environment's, else the project's, else the tenant's, else the default
+  const domains = await findSendingDomains(deps.db, auth);
+  const custom =
+    domains.find((d) => d.environmentId === auth.environmentId) ??
+    domains.find((d) => d.scope === 'project' && d.projectId === auth.projectId) ??
+    domains.find((d) => d.scope === 'tenant');
+  const sendingDomain = custom?.domain ?? deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN;
+  if (custom && custom.status !== 'verified') {
+    throw new ApiError(
+      'sending_domain_not_ready',
+      `The sending domain ${custom.domain} is not verified yet.`,
+    );
+  }
+  const fromDomain = sender.fromEmail.slice(sender.fromEmail.lastIndexOf('@') + 1);
+  if (fromDomain !== sendingDomain) {
+    throw new ApiError(
+      'from_domain_not_allowed',
+      `${sender.isExplicit ? 'from' : 'The configured From Email'} must be an address on ${sendingDomain}.`,
+      sender.isExplicit ? [{ path: '/from', message: `must be on ${sendingDomain}` }] : undefined,
+    );
+  }
+
+  // 8. sending status
+  if (auth.sendingStatus === 'paused')
+    throw new ApiError('app_paused', 'Sending is paused for this environment.');
+  if (auth.sendingStatus === 'blocked')
+    throw new ApiError('app_blocked', 'Sending is blocked for this environment.');
+
+  // 9. recipient
+  const recipient = await findRecipient(deps.db, auth.environmentId, to.address);
+  if (recipient) {
+    if (recipient.complainedAt) {
+      throw new ApiError(
+        'recipient_complained',
+        'The recipient marked earlier mail as spam; nothing more is sent to them.',
+      );
+    }
+    const isUnsubscribed =
+      recipient.unsubscribedAt !== null &&
+      (recipient.resubscribedAt === null || recipient.resubscribedAt < recipient.unsubscribedAt);
+    if (isUnsubscribed && version.category === 'notification') {
+      throw new ApiError('recipient_unsubscribed', 'The recipient unsubscribed from notifications.');
+    }
+    const t = now.getTime();
+    if (
+      (recipient.cooldownUntil && recipient.cooldownUntil.getTime() > t) ||
+      (recipient.suppressedUntil && recipient.suppressedUntil.getTime() > t)
+    ) {
+      throw new ApiError('recipient_suppressed', 'The recipient address bounced recently and is paused.');
+    }
+  }
+
+  // 10. quota and 11. accept, in one transaction
+  const plan = await findPlan(deps.db, auth.planId);
+  const messageId = newId('msg', now.getTime());
+  const outcome = await acceptMessage(
+    deps.db,
+    {
+      id: messageId,
+      tenantId: auth.tenantId,
+      projectId: auth.projectId,
+      environmentId: auth.environmentId,
+      apiKeyId: auth.keyId,
+      templateId: version.templateId,
+      templateVersion: version.version,
+      category: version.category,
+      priority: PRIORITY[version.category],
+      toEmail: to.address,
+      fromEmail: sender.fromEmail,
+      fromName: sender.fromName,
+      replyTo: sender.replyTo,
+      sendingDomain,
+      data: checked.data,
+      expiresAt: new Date(now.getTime() + EXPIRY_MS[version.category]),
+    },
+    {
+      period: usagePeriod(now).id,
+      monthlyLimit: plan.monthlyLimit,
+      overageAllowed: plan.overageAllowed,
+      ...(idempotencyKey && {
+        idempotency: {
+          key: idempotencyKey,
+          requestSha256: digest!,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+        },
+      }),
+      eventId: newId('evt', now.getTime()),
+      now,
+    },
+  );
+  if (outcome.kind === 'quota_exceeded') {
+    throw new ApiError(
+      'monthly_quota_exceeded',
+      'The monthly quota is used up and the plan allows no overage.',
+    );
+  }
+  if (outcome.kind === 'idempotency_taken') {
+    const replayed = await replay();
+    if (replayed) return replayed;
+    throw new Error('idempotency record vanished between commit and read');
+  }
+  deps.log.info({ messageId, template: version.templateId, to: maskEmail(to.address) }, 'message accepted');
+  return { status: 'accepted', messageId, idempotent: false };
+}

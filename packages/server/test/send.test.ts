@@ -1,0 +1,432 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
+
+let h: Harness;
+let s: Scope;
+
+beforeAll(async () => {
+  h = await createHarness();
+  s = await seedScope(h);
+});
+afterAll(() => h.close());
+
+const LOGIN = { templateId: 'login-code', to: 'jane@example.com', data: { code: '482913' } };
+
+function send(apiKey: string, body: unknown, headers: Record<string, string> = {}) {
+  return h.request({
+    method: 'POST',
+    url: '/v1/send',
+    headers: { ...bearer(apiKey), 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(body),
+  });
+}
+
+async function expectError(res: Awaited<ReturnType<typeof send>>, status: number, code: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.json().error.code).toBe(code);
+  return res.json().error;
+}
+
+const countMessages = async (environmentId: string) =>
+  Number(
+    (
+      await h.runtime.deps.db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('environment_id', '=', environmentId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+async function setRecipient(
+  environmentId: string,
+  tenantId: string,
+  email: string,
+  fields: Record<string, Date | null>,
+) {
+  await h.runtime.deps.db
+    .insertInto('recipients')
+    .values({ environment_id: environmentId, tenant_id: tenantId, email, ...fields })
+    .onConflict((oc) => oc.columns(['environment_id', 'email']).doUpdateSet(fields))
+    .execute();
+}
+
+describe('POST /v1/send accepts', () => {
+  it('queues a message in one transaction: message row, accepted event, usage counters', async () => {
+    const t = await seedScope(h);
+    const res = await send(t.apiKey, { ...LOGIN, to: '  Jane@Example.COM ' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({
+      ok: true,
+      status: 'accepted',
+      messageId: expect.stringMatching(/^msg_[0-9A-Z]{26}$/),
+      idempotent: false,
+    });
+    const row = await h.runtime.deps.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('id', '=', body.messageId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      tenant_id: t.tenantId,
+      environment_id: t.environmentId,
+      template_id: 'login-code',
+      template_version: 'v1',
+      category: 'security',
+      status: 'queued',
+      to_email: 'jane@example.com',
+      from_email: 'notifications@mailsvc.test',
+      sending_domain: 'mailsvc.test',
+    });
+    expect(row.data).toMatchObject({ code: '482913', heading: 'Your login code' });
+    expect(row.expires_at.getTime() - row.created_at.getTime()).toBe(3_600_000);
+    const events = await h.runtime.deps.db
+      .selectFrom('message_events')
+      .select('type')
+      .where('message_id', '=', body.messageId)
+      .execute();
+    expect(events).toEqual([{ type: 'accepted' }]);
+    const quota = (await h.request({ method: 'GET', url: '/v1/quota', headers: bearer(t.apiKey) })).json()
+      .quota;
+    expect(quota.monthly.used).toBe(1);
+    expect(quota.environment.usedThisMonth).toBe(1);
+  });
+
+  it('uses the latest published version by default and a named one when given', async () => {
+    const a = await send(s.apiKey, { templateId: 'welcome', to: 'a@example.com', data: {} });
+    const b = await send(s.apiKey, {
+      templateId: 'welcome',
+      to: 'a@example.com',
+      data: {},
+      templateVersion: 'v1',
+    });
+    const versions = await h.runtime.deps.db
+      .selectFrom('messages')
+      .select(['id', 'template_version'])
+      .where('id', 'in', [a.json().messageId, b.json().messageId])
+      .execute();
+    expect(Object.fromEntries(versions.map((v) => [v.id, v.template_version]))).toEqual({
+      [a.json().messageId]: 'v2',
+      [b.json().messageId]: 'v1',
+    });
+  });
+
+  it('never logs the recipient address', async () => {
+    await send(s.apiKey, { ...LOGIN, to: 'secret.person@example.com' });
+    expect(h.logs.join('')).not.toContain('secret.person');
+    expect(h.logs.join('')).toContain('s***@example.com');
+  });
+});
+
+describe('POST /v1/send errors', () => {
+  it('refuses a missing or invalid key before reading the body', async () => {
+    await expectError(
+      await h.request({
+        method: 'POST',
+        url: '/v1/send',
+        payload: 'not json',
+        headers: { 'content-type': 'application/json' },
+      }),
+      401,
+      'missing_api_key',
+    );
+  });
+
+  it('refuses a body without templateId, to or data with 400 invalid_request listing each', async () => {
+    const err = await expectError(await send(s.apiKey, {}), 400, 'invalid_request');
+    expect(err.details.map((d: { path: string }) => d.path).sort()).toEqual(['/data', '/templateId', '/to']);
+  });
+
+  it.each([
+    ['a list of recipients', { ...LOGIN, to: 'a@example.com, b@example.com' }, '/to'],
+    ['a display name', { ...LOGIN, to: 'Jane <jane@example.com>' }, '/to'],
+    ['an array for to', { ...LOGIN, to: ['jane@example.com'] }, '/to'],
+    ['data that is not an object', { ...LOGIN, data: 'x' }, '/data'],
+    ['an unknown field', { ...LOGIN, cc: 'x@example.com' }, '/cc'],
+    ['a number for templateId', { ...LOGIN, templateId: 5 }, '/templateId'],
+  ])('refuses %s with 400 invalid_request', async (_name, body, path) => {
+    const err = await expectError(await send(s.apiKey, body), 400, 'invalid_request');
+    expect(err.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it('refuses a 121-character or non-ASCII Idempotency-Key with 400 invalid_request', async () => {
+    await expectError(
+      await send(s.apiKey, LOGIN, { 'idempotency-key': 'k'.repeat(121) }),
+      400,
+      'invalid_request',
+    );
+    expect((await send(s.apiKey, LOGIN, { 'idempotency-key': 'k'.repeat(120) })).statusCode).toBe(200);
+  });
+
+  it('refuses an unknown template with 404 template_not_found', async () => {
+    await expectError(await send(s.apiKey, { ...LOGIN, templateId: 'nope' }), 404, 'template_not_found');
+  });
+
+  it('refuses an unknown or draft version with 404 template_version_not_found', async () => {
+    await expectError(
+      await send(s.apiKey, { ...LOGIN, templateVersion: 'v9' }),
+      404,
+      'template_version_not_found',
+    );
+    await expectError(
+      await send(s.apiKey, {
+        templateId: 'activity-digest',
+        to: 'a@example.com',
+        data: {},
+        templateVersion: 'v2',
+      }),
+      404,
+      'template_version_not_found',
+    );
+  });
+
+  it('refuses bad template data with 400 invalid_template_data and every path under /data', async () => {
+    const err = await expectError(
+      await send(s.apiKey, {
+        templateId: 'magic-link',
+        to: 'a@example.com',
+        data: { actionButton: { url: 'javascript:alert(1)' }, heading: 'x'.repeat(181), extra: 1 },
+      }),
+      400,
+      'invalid_template_data',
+    );
+    expect(err.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      '/data/actionButton/url',
+      '/data/extra',
+      '/data/heading',
+    ]);
+  });
+
+  it('refuses a bad from, CR/LF in from, fromName and replyTo, and a 121-character fromName', async () => {
+    await expectError(
+      await send(s.apiKey, { ...LOGIN, from: 'not-an-address' }),
+      400,
+      'invalid_from_address',
+    );
+    await expectError(
+      await send(s.apiKey, { ...LOGIN, from: 'a@mailsvc.test\r\nBcc: x@evil.example' }),
+      400,
+      'invalid_from_address',
+    );
+    await expectError(
+      await send(s.apiKey, { ...LOGIN, fromName: 'Acme\r\nBcc: x@evil.example' }),
+      400,
+      'invalid_from_name',
+    );
+    await expectError(
+      await send(s.apiKey, { ...LOGIN, fromName: 'a'.repeat(121) }),
+      400,
+      'invalid_from_name',
+    );
+    await expectError(await send(s.apiKey, { ...LOGIN, fromName: 'Acme\u0000' }), 400, 'invalid_from_name');
+    await expectError(
+      await send(s.apiKey, { ...LOGIN, replyTo: 'help@acme.test\nBcc: x@evil.example' }),
+      400,
+      'invalid_reply_to',
+    );
+    expect(
+      (await send(s.apiKey, { ...LOGIN, fromName: 'a'.repeat(120), replyTo: 'help@acme.test' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses an unverified custom sending domain with 403 sending_domain_not_ready, and a from off the domain with 403 from_domain_not_allowed', async () => {
+    const t = await seedScope(h);
+    const domain = `mail-${t.projectId.slice(-8).toLowerCase()}.example.com`;
+    await h.admin('domains.add', { domain, project: t.projectId });
+    await expectError(await send(t.apiKey, LOGIN), 403, 'sending_domain_not_ready');
+    await h.admin('domains.set-status', { domain, status: 'verified' });
+    const ok = await send(t.apiKey, { ...LOGIN, from: `hello@${domain}` });
+    expect(ok.statusCode).toBe(200);
+    await expectError(
+      await send(t.apiKey, { ...LOGIN, from: 'hello@other.example.com' }),
+      403,
+      'from_domain_not_allowed',
+    );
+    await expectError(
+      await send(s.apiKey, { ...LOGIN, from: 'hello@other.example.com' }),
+      403,
+      'from_domain_not_allowed',
+    );
+  });
+
+  it('refuses paused and blocked environments with 403 app_paused and app_blocked', async () => {
+    const t = await seedScope(h);
+    await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'paused' });
+    await expectError(await send(t.apiKey, LOGIN), 403, 'app_paused');
+    await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'blocked' });
+    await expectError(await send(t.apiKey, LOGIN), 403, 'app_blocked');
+  });
+
+  it('refuses a complained recipient for every template with 403 recipient_complained', async () => {
+    const t = await seedScope(h);
+    await setRecipient(t.environmentId, t.tenantId, 'c@example.com', {
+      complained_at: new Date('2026-11-01T00:00:00Z'),
+    });
+    await expectError(await send(t.apiKey, { ...LOGIN, to: 'c@example.com' }), 403, 'recipient_complained');
+  });
+
+  it('refuses an unsubscribed recipient only for notification templates with 403 recipient_unsubscribed', async () => {
+    const t = await seedScope(h);
+    await setRecipient(t.environmentId, t.tenantId, 'u@example.com', {
+      unsubscribed_at: new Date('2026-11-01T00:00:00Z'),
+    });
+    await expectError(
+      await send(t.apiKey, { templateId: 'mention', to: 'u@example.com', data: {} }),
+      403,
+      'recipient_unsubscribed',
+    );
+    expect((await send(t.apiKey, { ...LOGIN, to: 'u@example.com' })).statusCode).toBe(200);
+    await setRecipient(t.environmentId, t.tenantId, 'u@example.com', {
+      resubscribed_at: new Date('2026-11-02T00:00:00Z'),
+    });
+    expect((await send(t.apiKey, { templateId: 'mention', to: 'u@example.com', data: {} })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('refuses a recipient in bounce cooldown or suppression with 403 recipient_suppressed', async () => {
+    const t = await seedScope(h);
+    await setRecipient(t.environmentId, t.tenantId, 'b@example.com', {
+      cooldown_until: new Date('2026-11-23T00:00:00Z'),
+    });
+    await expectError(await send(t.apiKey, { ...LOGIN, to: 'b@example.com' }), 403, 'recipient_suppressed');
+    await setRecipient(t.environmentId, t.tenantId, 'b@example.com', {
+      cooldown_until: new Date('2026-11-01T00:00:00Z'),
+    });
+    expect((await send(t.apiKey, { ...LOGIN, to: 'b@example.com' })).statusCode).toBe(200);
+  });
+
+  it('keeps recipient state per environment', async () => {
+    const t = await seedScope(h);
+    await setRecipient(s.environmentId, s.tenantId, 'other-env@example.com', {
+      complained_at: new Date('2026-11-01T00:00:00Z'),
+    });
+    expect((await send(t.apiKey, { ...LOGIN, to: 'other-env@example.com' })).statusCode).toBe(200);
+  });
+
+  it('refuses sends past a no-overage limit with 403 monthly_quota_exceeded and counts overage when allowed', async () => {
+    const t = await seedScope(h, { monthlyLimit: 2 });
+    expect((await send(t.apiKey, LOGIN)).statusCode).toBe(200);
+    expect((await send(t.apiKey, LOGIN)).statusCode).toBe(200);
+    await expectError(await send(t.apiKey, LOGIN), 403, 'monthly_quota_exceeded');
+    expect(await countMessages(t.environmentId)).toBe(2);
+    const o = await seedScope(h, { monthlyLimit: 1, overageAllowed: true });
+    for (let i = 0; i < 3; i++) expect((await send(o.apiKey, LOGIN)).statusCode).toBe(200);
+    const quota = (await h.request({ method: 'GET', url: '/v1/quota', headers: bearer(o.apiKey) })).json()
+      .quota;
+    expect(quota.monthly).toMatchObject({ used: 3, overageEmails: 2, status: 'overage' });
+  });
+
+  it('refuses a plan with a zero limit and no overage', async () => {
+    const t = await seedScope(h, { monthlyLimit: 0 });
+    await expectError(await send(t.apiKey, LOGIN), 403, 'monthly_quota_exceeded');
+  });
+
+  it('refuses an expired trial with 402 trial_expired', async () => {
+    const t = await seedScope(h, { trialEndsAt: '2026-11-01T00:00:00.000Z' });
+    await expectError(await send(t.apiKey, LOGIN), 402, 'trial_expired');
+  });
+
+  it('refuses deleted and inactive scopes', async () => {
+    const a = await seedScope(h);
+    await h.admin('projects.update', { id: a.projectId, status: 'inactive' });
+    await expectError(await send(a.apiKey, LOGIN), 403, 'project_inactive');
+    const b = await seedScope(h);
+    await h.admin('environments.update', { id: b.environmentId, status: 'inactive' });
+    await expectError(await send(b.apiKey, LOGIN), 403, 'environment_inactive');
+    const c = await seedScope(h);
+    await h.admin('projects.delete', { id: c.projectId });
+    await expectError(await send(c.apiKey, LOGIN), 404, 'project_not_found');
+    const d = await seedScope(h);
+    await h.admin('environments.delete', { id: d.environmentId });
+    await expectError(await send(d.apiKey, LOGIN), 404, 'environment_not_found');
+  });
+
+  it('answers GET /v1/send with 405', async () => {
+    const res = await h.request({ method: 'GET', url: '/v1/send' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+  });
+});
+
+describe('idempotency', () => {
+  it('replays the original response for the same key and request, in any key order, and sends nothing', async () => {
+    const t = await seedScope(h);
+    const first = await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-1' });
+    const again = await send(
+      t.apiKey,
+      { data: { code: '482913' }, to: 'jane@example.com', templateId: 'login-code' },
+      { 'idempotency-key': 'order-1' },
+    );
+    expect(again.json()).toEqual({ ...first.json(), idempotent: true });
+    expect(await countMessages(t.environmentId)).toBe(1);
+  });
+
+  it('refuses the same key with a different request with 409 idempotency_key_reused', async () => {
+    const t = await seedScope(h);
+    await send(t.apiKey, LOGIN, { 'idempotency-key': 'k1' });
+    await expectError(
+      await send(t.apiKey, { ...LOGIN, data: { code: '000000' } }, { 'idempotency-key': 'k1' }),
+      409,
+      'idempotency_key_reused',
+    );
+  });
+
+  it('does not record rejected requests, so a corrected retry with the same key succeeds', async () => {
+    const t = await seedScope(h);
+    await expectError(
+      await send(t.apiKey, { ...LOGIN, data: {} }, { 'idempotency-key': 'fix-me' }),
+      400,
+      'invalid_template_data',
+    );
+    expect((await send(t.apiKey, LOGIN, { 'idempotency-key': 'fix-me' })).json().idempotent).toBe(false);
+  });
+
+  it('scopes keys to the environment', async () => {
+    const a = await seedScope(h);
+    const b = await seedScope(h);
+    const ra = await send(a.apiKey, LOGIN, { 'idempotency-key': 'shared' });
+    const rb = await send(b.apiKey, LOGIN, { 'idempotency-key': 'shared' });
+    expect(rb.json().idempotent).toBe(false);
+    expect(rb.json().messageId).not.toBe(ra.json().messageId);
+  });
+
+  it('frees the key after 24 hours', async () => {
+    const t = await seedScope(h);
+    const first = await send(t.apiKey, LOGIN, { 'idempotency-key': 'daily' });
+    h.clock.advance(24 * 3_600_000);
+    const later = await send(
+      t.apiKey,
+      { ...LOGIN, data: { code: '111111' } },
+      { 'idempotency-key': 'daily' },
+    );
+    expect(later.statusCode).toBe(200);
+    expect(later.json().messageId).not.toBe(first.json().messageId);
+    h.clock.set('2026-11-22T10:15:30.123Z');
+  });
+
+  it('gives 50 concurrent duplicates exactly one message and 50 × 200', async () => {
+    const t = await seedScope(h);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => send(t.apiKey, LOGIN, { 'idempotency-key': 'burst' })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    expect(new Set(results.map((r) => r.json().messageId)).size).toBe(1);
+    expect(results.filter((r) => r.json().idempotent === false)).toHaveLength(1);
+    expect(await countMessages(t.environmentId)).toBe(1);
+  });
+});
+
+describe(`quota under concurrency (${backend})`, () => {
+  it('accepts exactly 10 of 50 concurrent sends on a plan of 10', async () => {
+    const t = await seedScope(h, { monthlyLimit: 10 });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => send(t.apiKey, { ...LOGIN, to: `u${i}@example.com` })),
+    );
+    const codes = results.map((r) => (r.statusCode === 200 ? 'ok' : r.json().error.code));
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(10);
+    expect(codes.filter((c) => c === 'monthly_quota_exceeded')).toHaveLength(40);
+    expect(await countMessages(t.environmentId)).toBe(10);
+  });
+});
