@@ -66,6 +66,18 @@ const postgresUrl: Parser<string> = (raw) => {
   return raw;
 };
 
+const smtpUrl: Parser<string> = (raw) => {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigValueError('must be an smtp:// or smtps:// URL');
+  }
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:')
+    throw new ConfigValueError('must be an smtp:// or smtps:// URL');
+  return raw;
+};
+
 const domainName: Parser<string> = (raw) => {
   const v = raw.trim().toLowerCase();
   if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(v))
@@ -109,6 +121,47 @@ const spec = {
       'Sending domain used when neither the environment nor the project has one: the default From is notifications@ this domain.',
     default: 'mailsvc.test',
     parse: domainName,
+  },
+  MAILSVC_BOUNCE_DOMAIN: {
+    description:
+      'Domain of the VERP bounce address (Return-Path bounces+<messageId>@ this domain). Point its MX at `mailsvc inbound`.',
+    default: (c: Record<string, unknown>) => c.MAILSVC_DEFAULT_SENDING_DOMAIN,
+    defaultLabel: 'MAILSVC_DEFAULT_SENDING_DOMAIN',
+    parse: domainName,
+  },
+  MAILSVC_SMTP_URL: {
+    description:
+      'Relay the worker delivers to, e.g. smtp://user:pass@smtp.example.com:587 (STARTTLS when the server offers it; smtps:// for implicit TLS). Unset: the capture transport keeps each message as an .eml file in MAILSVC_DATA_DIR/inbox, shown at /dev/inbox.',
+    parse: smtpUrl,
+    secret: true,
+  },
+  MAILSVC_SMTP_POOL_SIZE: {
+    description: 'SMTP connections the worker keeps open to the relay.',
+    default: 5,
+    parse: int(1, 100),
+  },
+  MAILSVC_SECRET: {
+    description:
+      'Key for signing unsubscribe links (at least 32 characters). Unset: a random key is created once and kept in the database, so every replica shares it.',
+    parse: str({ minLength: 32 }),
+    secret: true,
+  },
+  MAILSVC_WORKER_CONCURRENCY: {
+    description: 'Messages one worker process delivers at the same time (also its claim batch size).',
+    default: 16,
+    parse: int(1, 500),
+  },
+  MAILSVC_WORKER_LEASE_MS: {
+    description:
+      "How long a claimed message is held by its worker. A crashed worker's messages are taken over by another once this has passed; keep it well above the SMTP timeouts.",
+    default: 300_000,
+    parse: int(1000, 3_600_000),
+  },
+  MAILSVC_WORKER_POLL_MS: {
+    description:
+      'Fallback polling interval of the worker. New messages wake it at once (LISTEN/NOTIFY on PostgreSQL, an in-process signal on PGlite); polling finds retries that fall due.',
+    default: 1000,
+    parse: int(10, 60_000),
   },
   MAILSVC_ADMIN_TOKEN: {
     description:

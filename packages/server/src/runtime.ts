@@ -1,11 +1,14 @@
 // Wiring: config + database + clock + logger → the Deps every use-case receives.
+import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
+import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
+import { inProcessSignal, postgresSignal } from './delivery/queue-signal.js';
 import { KeyLookupCache } from './domain/auth/authenticate.js';
-import type { Deps } from './domain/deps.js';
+import type { Deps, ServiceKeys } from './domain/deps.js';
 import { createLogger } from './logger.js';
 
 export interface Runtime {
@@ -38,14 +41,34 @@ export async function openRuntime(
     await database.close();
     throw err;
   }
+  const queue = config.DATABASE_URL ? postgresSignal(database.pool, config.DATABASE_URL) : inProcessSignal();
   const deps: Deps = {
     db: database.db,
+    queue,
+    keys: await deriveKeys(config, database.db),
     clock: opts.clock ?? systemClock,
     config,
     log: opts.log ?? createLogger(config.LOG_LEVEL),
     keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
   };
-  return { config, database, deps, close: () => database.close() };
+  return {
+    config,
+    database,
+    deps,
+    async close() {
+      await queue.close();
+      await database.close();
+    },
+  };
+}
+
+/** From MAILSVC_SECRET when set, else from a random secret kept in the database. */
+async function deriveKeys(config: Config, db: Deps['db']): Promise<ServiceKeys> {
+  const root = config.MAILSVC_SECRET
+    ? Buffer.from(config.MAILSVC_SECRET, 'utf8')
+    : await loadOrCreateServiceSecret(db, 'root');
+  const derive = (purpose: string) => createHmac('sha256', root).update(`mailsvc:${purpose}`).digest();
+  return { unsubscribe: derive('unsubscribe-token') };
 }
 
 export {

@@ -78,6 +78,9 @@ export interface SendingDomainsTable {
   environment_id: Nullable<string>;
   scope: DomainScope;
   status: Generated<DomainStatus>;
+  dkim_selector: Nullable<string>;
+  dkim_private_key: Nullable<string>;
+  dkim_public_key: Nullable<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -162,6 +165,13 @@ export interface MessagesTable {
   updated_at: Timestamp;
   sent_at: NullableTimestamp;
   delivered_at: NullableTimestamp;
+  claim_token: Nullable<string>;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  value: Buffer;
+  created_at: Timestamp;
 }
 
 export interface MessageEventsTable {
@@ -196,6 +206,7 @@ export interface Database {
   tenant_usage: TenantUsageTable;
   environment_usage: EnvironmentUsageTable;
   audit_events: AuditEventsTable;
+  service_secrets: ServiceSecretsTable;
 }
 
 export type Db = Kysely<Database>;

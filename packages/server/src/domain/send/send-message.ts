@@ -280,6 +280,7 @@ export async function sendMessage(
     if (replayed) return replayed;
     throw new Error('idempotency record vanished between commit and read');
   }
+  deps.queue.notify();
   deps.log.info({ messageId, template: version.templateId, to: maskEmail(to.address) }, 'message accepted');
   return { status: 'accepted', messageId, idempotent: false };
 }

@@ -1,0 +1,35 @@
+// The transport boundary: everything SMTP-specific is classified here into three outcomes.
+
+/** A built, signed message ready to hand over. */
+export interface OutgoingMessage {
+  messageId: string;
+  /** SMTP envelope: MAIL FROM is the VERP bounce address, RCPT TO the recipient. */
+  envelope: { from: string; to: string };
+  raw: Buffer;
+  /** For the capture transport's index (dev inbox). */
+  meta: { templateId: string; subject: string };
+}
+
+export type DeliveryOutcome =
+  | { kind: 'sent'; smtpCode?: number; response: string }
+  | {
+      kind: 'soft_fail';
+      smtpCode?: number;
+      enhancedCode?: string;
+      response: string;
+      retryAfterMs?: number;
+    }
+  | {
+      kind: 'hard_fail';
+      smtpCode?: number;
+      enhancedCode?: string;
+      response: string;
+      /** 5.1.x / 5.2.1 (or a bare 550/551/553): the mailbox is bad, so the recipient bounces. */
+      isRecipientBounce: boolean;
+    };
+
+export interface Transport {
+  readonly name: 'smtp' | 'capture';
+  send(message: OutgoingMessage): Promise<DeliveryOutcome>;
+  close(): Promise<void>;
+}
