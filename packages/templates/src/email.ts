@@ -1,0 +1,63 @@
+// Address rules shared by the core API and the wrapper (DESIGN.md §2): one bare address, RFC 5321
+// lengths, no control characters, IDN domains as punycode. Kept free of the catalogue so importing
+// it compiles nothing.
+import { domainToASCII } from 'node:url';
+
+export type ParsedEmail =
+  | { ok: true; address: string; local: string; domain: string }
+  | { ok: false; reason: string };
+
+// RFC 5322 dot-atom: quoted local parts, comments and display names are not accepted.
+const ATEXT = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Validates one bare address (no display name, no list) and normalises it for identity:
+ * trimmed, lowercased, IDN domain in punycode. RFC 5321 lengths: local ≤ 64, whole ≤ 254.
+ */
+export function parseEmail(raw: string): ParsedEmail {
+  const value = raw.trim();
+  if (value === '') return { ok: false, reason: 'must not be empty' };
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    return { ok: false, reason: 'must not contain control characters' };
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || at === value.length - 1)
+    return { ok: false, reason: 'must be an address such as name@example.com' };
+  const local = value.slice(0, at);
+  if (local.length > 64) return { ok: false, reason: 'local part must be at most 64 characters' };
+  if (!ATEXT.test(local))
+    return { ok: false, reason: 'must be a single bare address such as name@example.com' };
+  const domain = domainToASCII(value.slice(at + 1).toLowerCase());
+  const labels = domain.split('.');
+  if (
+    domain === '' ||
+    labels.length < 2 ||
+    !labels.every((l) => LABEL.test(l)) ||
+    /^[0-9]+$/.test(labels[labels.length - 1]!)
+  ) {
+    return { ok: false, reason: 'domain is not valid' };
+  }
+  const address = `${local.toLowerCase()}@${domain}`;
+  if (address.length > 254) return { ok: false, reason: 'must be at most 254 characters' };
+  return { ok: true, address, local: local.toLowerCase(), domain };
+}
+
+export function isEmail(raw: string): boolean {
+  return parseEmail(raw).ok;
+}
+
+/** j***@example.com — the only form of a recipient address that may reach a log. */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${address[0]}***@${address.slice(at + 1)}`;
+}
+
+/** A domain name in punycode, lowercase; null when it is not one. */
+export function parseDomain(raw: string): string | null {
+  const domain = domainToASCII(raw.trim().toLowerCase().replace(/\.$/, ''));
+  const labels = domain.split('.');
+  if (domain === '' || domain.length > 253 || labels.length < 2) return null;
+  if (!labels.every((l) => LABEL.test(l)) || /^[0-9]+$/.test(labels[labels.length - 1]!)) return null;
+  return domain;
+}
