@@ -1,0 +1,146 @@
+// OpenAPI 3.1 for the wrapper: one operation per template route, its `data` schema from the
+// catalogue (v1, the wrapper's default version).
+import { getTemplate, jsonSchemaFor } from '@mailsvc/templates';
+import { type WrapperErrorCode, wrapperErrors } from './errors.js';
+import { templateRoutes } from './routes.js';
+
+const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase());
+
+const errorRef = { $ref: '#/components/schemas/Error' };
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: errorRef } },
+});
+
+const codesWith = (status: number) =>
+  (Object.keys(wrapperErrors) as WrapperErrorCode[]).filter((c) => wrapperErrors[c].status === status);
+
+export function buildOpenApi(): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {
+    Error: {
+      type: 'object',
+      required: ['ok', 'error'],
+      properties: {
+        ok: { const: false },
+        error: {
+          type: 'object',
+          required: ['code', 'message', 'requestId'],
+          properties: {
+            code: { type: 'string', description: 'snake_case error code' },
+            message: { type: 'string' },
+            details: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['path', 'message'],
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+            requestId: { type: 'string', pattern: '^req_' },
+          },
+        },
+      },
+    },
+    SendAccepted: {
+      type: 'object',
+      required: ['ok', 'status', 'messageId', 'idempotent'],
+      properties: {
+        ok: { const: true },
+        status: { const: 'accepted' },
+        messageId: { type: 'string', pattern: '^msg_' },
+        idempotent: {
+          type: 'boolean',
+          description: 'true when this is a replay of an earlier idempotencyKey',
+        },
+      },
+    },
+  };
+  const paths: Record<string, unknown> = {};
+  for (const r of templateRoutes) {
+    const { version } = getTemplate(r.templateId, 'v1');
+    const { $id: _id, ...dataSchema } = jsonSchemaFor(version) as Record<string, unknown>;
+    const dataName = `${pascal(r.templateId)}Data`;
+    const envelopeName = `${pascal(r.templateId)}Request`;
+    schemas[dataName] = dataSchema;
+    schemas[envelopeName] = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['to', 'data'],
+      properties: {
+        to: { type: 'string', format: 'email', description: 'Recipient address.' },
+        data: { $ref: `#/components/schemas/${dataName}` },
+        templateVersion: {
+          type: 'string',
+          default: 'v1',
+          description: 'Template version; the data schema shown is v1.',
+        },
+        from: { type: 'string', format: 'email', description: 'Verified sender address.' },
+        fromName: { type: 'string', description: 'Sender display name (at most 120 characters).' },
+        replyTo: { type: 'string', format: 'email' },
+        idempotencyKey: {
+          type: 'string',
+          pattern: '^[\\x21-\\x7e]{1,120}$',
+          description: 'Stable key for retry-safe sends; the same key and body within 24 hours sends once.',
+        },
+      },
+    };
+    paths[r.path] = {
+      post: {
+        operationId: r.operationId,
+        summary: r.template.description,
+        tags: [r.template.group],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${envelopeName}` } } },
+        },
+        responses: {
+          '200': {
+            description: 'Accepted by the core API (queued for delivery).',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/SendAccepted' } } },
+          },
+          '400': errorResponse(
+            '`invalid_request` (envelope) or `invalid_template_data` (data), with details; or a core 400 such as `invalid_from_address`.',
+          ),
+          '401': errorResponse(
+            codesWith(401)
+              .map((c) => `\`${c}\``)
+              .join(', '),
+          ),
+          '402': errorResponse('`trial_expired` (from the core).'),
+          '403': errorResponse(
+            '`origin_not_allowed`, or a core refusal such as `recipient_complained`, `monthly_quota_exceeded`, `app_paused`.',
+          ),
+          '404': errorResponse('`template_version_not_found` (from the core) or `not_found`.'),
+          '409': errorResponse('`idempotency_key_reused` (from the core).'),
+          '413': errorResponse('`payload_too_large`.'),
+          '415': errorResponse('`unsupported_media_type`.'),
+          '429': errorResponse('`rate_limited`; see `Retry-After`.'),
+          '500': errorResponse('`send_failed`: the core could not be reached or failed.'),
+        },
+        security: [{}, { AppCheck: [] }],
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'mailsvc template-route wrapper',
+      version: '1.0.0',
+      description:
+        'One POST route per transactional template. Each route injects its templateId and forwards to the core POST /v1/send with a server-held API key.',
+    },
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        AppCheck: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Firebase-AppCheck',
+          description:
+            'Firebase App Check token; required when the wrapper runs with MAILSVC_REQUIRE_APP_CHECK=true.',
+        },
+      },
+    },
+  };
+}
