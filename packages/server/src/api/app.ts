@@ -8,6 +8,7 @@ import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { quotaRoutes } from './routes/quota.js';
 import { sendRoutes } from './routes/send.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
 
 export const BODY_LIMIT = 256 * 1024;
 
@@ -57,6 +58,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   healthRoutes(app, deps);
   quotaRoutes(app, deps);
   sendRoutes(app, deps);
+  await unsubscribeRoutes(app, deps);
   if (opts.adminToken) adminRoutes(app, deps);
   for (const register of opts.extraRoutes ?? []) register(app);
 
