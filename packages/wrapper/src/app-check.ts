@@ -18,12 +18,15 @@ const APP_NAME = 'mailsvc-wrapper';
  * clash with an app the host program initialised. firebase-admin is loaded on first use, so a
  * wrapper without App Check never loads it.
  */
-export function firebaseAppCheckVerifier(opts: { projectId?: string | undefined } = {}): AppCheckVerifier {
+export function firebaseAppCheckVerifier(
+  opts: { projectId?: string | undefined; app?: import('firebase-admin/app').App } = {},
+): AppCheckVerifier {
   let appCheck: Promise<import('firebase-admin/app-check').AppCheck> | undefined;
   const load = async () => {
     const { getApps, initializeApp } = await import('firebase-admin/app');
     const { getAppCheck } = await import('firebase-admin/app-check');
     const app =
+      opts.app ??
       getApps().find((a) => a.name === APP_NAME) ??
       initializeApp(opts.projectId ? { projectId: opts.projectId } : undefined, APP_NAME);
     return getAppCheck(app);

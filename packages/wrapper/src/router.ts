@@ -162,7 +162,7 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
       if (method === 'OPTIONS') {
         const preflight =
           origin.kind === 'allowed' && header(req, 'access-control-request-method') !== undefined
-            ? preflightHeaders(origin.origin, allow.replace(', OPTIONS', ''))
+            ? preflightHeaders(origin.origin, isDoc ? 'GET, HEAD' : 'POST')
             : {};
         return { status: 204, headers: { Allow: allow, 'X-Request-Id': requestId, ...preflight }, body: '' };
       }

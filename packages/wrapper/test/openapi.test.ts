@@ -1,0 +1,43 @@
+import { getTemplate, jsonSchemaFor, listTemplates } from '@mailsvc/templates';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../src/openapi.js';
+import { call, testRouter } from './helpers.js';
+
+type Doc = {
+  paths: Record<
+    string,
+    { post: { operationId: string; requestBody: { content: Record<string, { schema: { $ref: string } }> } } }
+  >;
+  components: { schemas: Record<string, { properties: { data: { $ref: string } } }> };
+};
+
+const resolve = (doc: Doc, ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')]!;
+
+describe('OpenAPI', () => {
+  it('has 51 operations with the catalogue operationIds and each route data schema', () => {
+    const doc = buildOpenApi() as unknown as Doc;
+    const paths = Object.keys(doc.paths);
+    expect(paths).toHaveLength(51);
+    for (const t of listTemplates()) {
+      const op = doc.paths[t.routePath]!.post;
+      expect(op.operationId).toBe(t.operationName);
+      const envelope = resolve(doc, op.requestBody.content['application/json']!.schema.$ref);
+      const data = resolve(doc, envelope.properties.data.$ref);
+      const { $id: _id, ...expected } = jsonSchemaFor(getTemplate(t.id, 'v1').version) as Record<
+        string,
+        unknown
+      >;
+      expect(data).toEqual(expected);
+    }
+    expect(new Set(Object.values(doc.paths).map((p) => p.post.operationId)).size).toBe(51);
+  });
+
+  it('is served at GET /openapi.json', async () => {
+    const { router } = testRouter({});
+    const res = await call(router, '/openapi.json', { method: 'GET' });
+    router.close();
+    expect(res.status).toBe(200);
+    expect(res.json()).toMatchObject({ openapi: '3.1.0', info: { version: '1.0.0' } });
+    expect(Object.keys(res.json().paths)).toContain('/auth/login-code');
+  });
+});
