@@ -9,6 +9,7 @@ const USAGE = `Usage: mailsvc <command>
 Commands:
   start                 API, delivery and dev pages in one process (embedded PGlite unless DATABASE_URL)
   api                   the core HTTP API only
+  wrapper               the template-route wrapper (one POST route per template) as a plain server
   migrate               apply database migrations
   admin <group> <action> [--json]
                         plans, tenants, projects, environments, keys, domains, usage, bootstrap
@@ -37,6 +38,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await (await import('./serve.js')).runServe('start', rest, io);
       case 'api':
         return await (await import('./serve.js')).runServe('api', rest, io);
+      case 'wrapper':
+        return await (await import('./wrapper.js')).runWrapper(rest, io);
       case 'migrate':
         return await (await import('./migrate.js')).runMigrate(rest, io);
       case 'admin':

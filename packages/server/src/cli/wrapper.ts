@@ -1,0 +1,44 @@
+// mailsvc wrapper: the template-route wrapper as a plain Node server, settings from the
+// environment (MAILSVC_API_KEY, MAILSVC_CORE_URL, MAILSVC_ALLOWED_ORIGINS, …; see
+// packages/wrapper/README.md). The same router the Firebase function runs.
+import type { Io } from './main.js';
+
+export async function runWrapper(_args: string[], io: Io): Promise<number> {
+  const { loadWrapperConfig, startWrapperServer, WrapperConfigError } = await import('@mailsvc/wrapper');
+  let config: ReturnType<typeof loadWrapperConfig>;
+  try {
+    config = loadWrapperConfig();
+  } catch (err) {
+    if (err instanceof WrapperConfigError) {
+      io.stderr(`mailsvc: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+  const running = await startWrapperServer({ config });
+  io.stdout(
+    [
+      '',
+      'mailsvc wrapper is running',
+      `  Wrapper    ${running.url}`,
+      `  Core       ${config.MAILSVC_CORE_URL}`,
+      `  Origins    ${config.MAILSVC_ALLOWED_ORIGINS.join(', ') || '(none: browser requests are refused)'}`,
+      `  App Check  ${config.MAILSVC_REQUIRE_APP_CHECK ? 'required' : 'off'}`,
+      `  OpenAPI    ${running.url}/openapi.json`,
+      '',
+      'Try it:',
+      `  curl -s ${running.url}/auth/login-code -H 'Content-Type: application/json' \\`,
+      `    -d '{"to":"jane@example.com","data":{"code":"482913"}}'`,
+      '',
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  io.stdout('mailsvc: stopping the wrapper…');
+  await running.close();
+  return 0;
+}
