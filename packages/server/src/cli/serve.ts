@@ -1,6 +1,9 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
 import { devRoutes } from '../api/routes/dev.js';
+import { devInboxRoutes } from '../api/routes/dev-inbox.js';
 import { loadConfig } from '../config.js';
+import { inboxDir } from '../delivery/transports/capture.js';
 import { ensureDemo } from '../domain/admin/bootstrap.js';
 import { createKey } from '../domain/admin/keys-domains-usage.js';
 import { authenticate } from '../domain/auth/authenticate.js';
@@ -33,9 +36,14 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const runtime = await openRuntime(config, { command: mode });
   const { deps, database } = runtime;
   const adminToken = resolveAdminToken(config);
+  // The dev inbox shows what the capture transport stored: only without an SMTP relay.
+  const hasInbox = mode === 'start' && !config.MAILSVC_SMTP_URL;
   const app = await buildApp(deps, {
     adminToken,
-    extraRoutes: mode === 'start' ? [(a) => devRoutes(a)] : [],
+    extraRoutes: [
+      ...(mode === 'start' ? [(a: FastifyInstance) => devRoutes(a)] : []),
+      ...(hasInbox ? [(a: FastifyInstance) => devInboxRoutes(a, { dir: inboxDir(config.dataDir) })] : []),
+    ],
   });
   const devKey = mode === 'start' ? await ensureDevKey(deps, config.dataDir) : undefined;
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -56,6 +64,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
       `  API key    ${devKey}`,
       `             (dev key for the demo environment, kept in ${config.dataDir}/${DEV_KEY_FILE})`,
       `  Templates  ${baseUrl}/dev/templates`,
+      ...(hasInbox ? [`  Inbox      ${baseUrl}/dev/inbox`] : []),
       '',
       'Try it:',
       `  curl -s ${baseUrl}/v1/quota -H 'Authorization: Bearer ${devKey}'`,
