@@ -41,3 +41,12 @@ describe('OpenAPI', () => {
     expect(Object.keys(res.json().paths)).toContain('/auth/login-code');
   });
 });
+
+describe('the README', () => {
+  it('lists every route with its operationId', async () => {
+    const fs = await import('node:fs');
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const t of listTemplates())
+      expect(readme).toContain(`| \`POST ${t.routePath}\` | \`${t.operationName}\` |`);
+  });
+});
