@@ -132,6 +132,7 @@ export interface RecipientsTable {
   complaint_count: Generated<number>;
   hard_bounce_count: Generated<number>;
   last_hard_bounce_at: NullableTimestamp;
+  bounce_streak: Generated<number>;
   cooldown_until: NullableTimestamp;
   suppressed_until: NullableTimestamp;
   created_at: Timestamp;

@@ -16,3 +16,7 @@ CREATE TABLE service_secrets (
   value      bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Hard bounces in a row, each within 30 days of the previous: sets the cooldown length
+-- (24 h doubling) and, at 3, suppression (DESIGN.md §5).
+ALTER TABLE recipients ADD COLUMN bounce_streak integer NOT NULL DEFAULT 0;

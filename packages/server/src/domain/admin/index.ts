@@ -130,7 +130,12 @@ export const adminCommands: Record<string, AdminCommand> = {
     run: revokeKey,
   }),
   'keys.list': command({ summary: "List an environment's API keys", input: ListKeysInput, run: listKeys }),
-  'domains.add': command({ summary: 'Register a sending domain', input: AddDomainInput, run: addDomain }),
+  'domains.add': command({
+    summary:
+      'Register a sending domain; generates its DKIM key (RSA-2048) and prints the DNS record to publish',
+    input: AddDomainInput,
+    run: addDomain,
+  }),
   'domains.set-status': command({
     summary: "Set a sending domain's status",
     input: SetDomainStatusInput,

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { readTenantUsage } from '../../db/repositories/usage.js';
+import { generateDkimKeyPair } from '../../delivery/dkim.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { parseDomain } from '../email.js';
@@ -116,6 +117,7 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
     owner = { tenant_id: e.tenant_id, project_id: e.project_id, environment_id: e.id, scope: 'environment' };
   }
   const now = deps.clock.now();
+  const dkim = generateDkimKeyPair(now);
   const row = await deps.db
     .insertInto('sending_domains')
     .values({
@@ -123,6 +125,9 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
       domain,
       ...owner,
       status: 'pending',
+      dkim_selector: dkim.selector,
+      dkim_private_key: dkim.privateKeyPem,
+      dkim_public_key: dkim.publicKeyPem,
       created_at: now,
       updated_at: now,
     })

@@ -9,6 +9,8 @@ import type {
   TenantsTable,
 } from '../../db/schema.js';
 
+import { dkimTxtValue } from '../../delivery/dkim.js';
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const planRecord = (p: Selectable<PlansTable>) => ({
@@ -78,6 +80,18 @@ export const domainRecord = (d: Selectable<SendingDomainsTable>) => ({
   projectId: d.project_id,
   environmentId: d.environment_id,
   status: d.status,
+  // The DNS record to publish so receivers can verify the DKIM signature; never the private key.
+  dkim:
+    d.dkim_selector && d.dkim_public_key
+      ? {
+          selector: d.dkim_selector,
+          record: {
+            type: 'TXT',
+            name: `${d.dkim_selector}._domainkey.${d.domain}`,
+            value: dkimTxtValue(d.dkim_public_key),
+          },
+        }
+      : null,
   createdAt: iso(d.created_at),
   updatedAt: iso(d.updated_at),
 });

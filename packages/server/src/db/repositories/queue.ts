@@ -1,0 +1,197 @@
+// The messages table as a queue: claim a batch with FOR UPDATE SKIP LOCKED under a lease, record
+// each attempt's outcome in one statement. Every time comes from the caller's clock.
+import { sql } from 'kysely';
+import type { RecipientState } from '../../domain/recipients/eligibility.js';
+import type { Db, MessageStatus, TemplateCategory } from '../schema.js';
+
+export interface ClaimedMessage {
+  id: string;
+  tenantId: string;
+  projectId: string;
+  environmentId: string;
+  templateId: string;
+  templateVersion: string;
+  category: TemplateCategory;
+  toEmail: string;
+  fromEmail: string;
+  fromName: string | null;
+  replyTo: string | null;
+  sendingDomain: string;
+  data: Record<string, unknown> | null;
+  attempts: number;
+  expiresAt: Date;
+  claimToken: string;
+  projectName: string;
+  supportEmail: string | null;
+  environmentName: string;
+  /** The recipient's state when the message was claimed (the re-check before the attempt). */
+  recipient: RecipientState | null;
+}
+
+interface ClaimRow {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  environment_id: string;
+  template_id: string;
+  template_version: string;
+  category: TemplateCategory;
+  to_email: string;
+  from_email: string;
+  from_name: string | null;
+  reply_to: string | null;
+  sending_domain: string;
+  data: Record<string, unknown> | null;
+  attempts: number;
+  expires_at: Date;
+  claim_token: string;
+  project_name: string;
+  support_email: string | null;
+  environment_name: string;
+  recipient: Record<string, string | null> | null;
+}
+
+const date = (v: string | null | undefined) => (v ? new Date(v) : null);
+
+/**
+ * Due queued/deferred messages in priority order, plus messages whose lease ran out (their
+ * worker died), marked `sending` under a new lease and claim token.
+ */
+export async function claimMessages(
+  db: Db,
+  q: { now: Date; limit: number; lockedUntil: Date; claimToken: string },
+): Promise<ClaimedMessage[]> {
+  const { rows } = await sql<ClaimRow>`
+    WITH due AS (
+      SELECT id FROM messages
+      WHERE status IN ('queued', 'deferred') AND next_attempt_at <= ${q.now}
+      ORDER BY priority, next_attempt_at
+      LIMIT ${q.limit}
+      FOR UPDATE SKIP LOCKED
+    ), stale AS (
+      SELECT id FROM messages
+      WHERE status = 'sending' AND locked_until < ${q.now}
+      LIMIT ${q.limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE messages m
+    SET status = 'sending', locked_until = ${q.lockedUntil}, claim_token = ${q.claimToken}, updated_at = ${q.now}
+    FROM projects p, environments e
+    WHERE m.id IN (SELECT id FROM due UNION ALL SELECT id FROM stale)
+      AND p.id = m.project_id AND e.id = m.environment_id
+    RETURNING m.id, m.tenant_id, m.project_id, m.environment_id, m.template_id, m.template_version,
+      m.category, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain, m.data,
+      m.attempts, m.expires_at, m.claim_token,
+      COALESCE(p.display_name, p.name) AS project_name, p.support_email, e.name AS environment_name,
+      (SELECT json_build_object(
+          'unsubscribedAt', r.unsubscribed_at, 'resubscribedAt', r.resubscribed_at,
+          'complainedAt', r.complained_at, 'cooldownUntil', r.cooldown_until,
+          'suppressedUntil', r.suppressed_until)
+        FROM recipients r WHERE r.environment_id = m.environment_id AND r.email = m.to_email) AS recipient`.execute(
+    db,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    tenantId: r.tenant_id,
+    projectId: r.project_id,
+    environmentId: r.environment_id,
+    templateId: r.template_id,
+    templateVersion: r.template_version,
+    category: r.category,
+    toEmail: r.to_email,
+    fromEmail: r.from_email,
+    fromName: r.from_name,
+    replyTo: r.reply_to,
+    sendingDomain: r.sending_domain,
+    data: r.data,
+    attempts: r.attempts,
+    expiresAt: r.expires_at,
+    claimToken: r.claim_token,
+    projectName: r.project_name,
+    supportEmail: r.support_email,
+    environmentName: r.environment_name,
+    recipient: r.recipient
+      ? {
+          unsubscribedAt: date(r.recipient.unsubscribedAt),
+          resubscribedAt: date(r.recipient.resubscribedAt),
+          complainedAt: date(r.recipient.complainedAt),
+          cooldownUntil: date(r.recipient.cooldownUntil),
+          suppressedUntil: date(r.recipient.suppressedUntil),
+        }
+      : null,
+  }));
+}
+
+export interface AttemptRecord {
+  messageId: string;
+  claimToken: string;
+  status: Extract<MessageStatus, 'sent' | 'deferred' | 'bounced' | 'failed' | 'suppressed' | 'expired'>;
+  /** Whether the transport was called (counts as an attempt). */
+  isAttempt: boolean;
+  nextAttemptAt: Date | null;
+  error: { code: string; message: string } | null;
+  event: { id: string; type: string; details: Record<string, unknown> };
+  /** A hard bounce: raise the recipient's count and start (or lengthen) the cooldown. */
+  bounce: boolean;
+  now: Date;
+}
+
+const FINAL = new Set(['sent', 'bounced', 'failed', 'suppressed', 'expired']);
+const DAY_MS = 86_400_000;
+
+/**
+ * One statement: the message's new status (template data dropped at a final status), its
+ * event, and for a hard bounce the recipient's bounce state. Only the holder of the claim token
+ * may record; returns false when the lease was lost to another worker.
+ */
+export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> {
+  const isFinal = FINAL.has(r.status);
+  const since = new Date(r.now.getTime() - 30 * DAY_MS);
+  const { rows } = await sql<{ message_id: string }>`
+    WITH updated AS (
+      UPDATE messages SET
+        status = ${r.status},
+        attempts = attempts + ${r.isAttempt ? 1 : 0},
+        next_attempt_at = COALESCE(${r.nextAttemptAt}::timestamptz, next_attempt_at),
+        locked_until = NULL,
+        claim_token = NULL,
+        last_error = ${r.error ? JSON.stringify(r.error) : null}::jsonb,
+        sent_at = CASE WHEN ${r.status}::text = 'sent' THEN ${r.now}::timestamptz ELSE sent_at END,
+        data = CASE WHEN ${isFinal}::boolean THEN NULL ELSE data END,
+        updated_at = ${r.now}
+      WHERE id = ${r.messageId} AND claim_token = ${r.claimToken}
+      RETURNING id, tenant_id, environment_id, to_email
+    ), bounced AS (
+      -- bounce_streak counts hard bounces each within 30 days of the previous one: the cooldown
+      -- is 24 h doubled per further bounce, and the third makes the address suppressed for 30 days.
+      INSERT INTO recipients AS r (environment_id, tenant_id, email, hard_bounce_count, bounce_streak,
+                                   last_hard_bounce_at, cooldown_until, created_at, updated_at)
+      SELECT environment_id, tenant_id, to_email, 1, 1, ${r.now}, ${r.now}::timestamptz + interval '24 hours',
+             ${r.now}, ${r.now}
+      FROM updated WHERE ${r.bounce}::boolean
+      ON CONFLICT (environment_id, email) DO UPDATE SET
+        hard_bounce_count = r.hard_bounce_count + 1,
+        bounce_streak = CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END,
+        last_hard_bounce_at = ${r.now},
+        cooldown_until = ${r.now}::timestamptz + interval '24 hours' *
+          power(2, LEAST(CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak ELSE 0 END, 10)),
+        suppressed_until = CASE WHEN r.last_hard_bounce_at > ${since} AND r.bounce_streak + 1 >= 3
+                                THEN ${r.now}::timestamptz + interval '30 days' ELSE r.suppressed_until END,
+        updated_at = ${r.now}
+      RETURNING 1
+    )
+    INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
+    SELECT ${r.event.id}, id, tenant_id, ${r.event.type}, ${JSON.stringify(r.event.details)}::jsonb, ${r.now}
+    FROM updated
+    RETURNING message_id`.execute(db);
+  return rows.length > 0;
+}
+
+export async function findDkimKey(db: Db, domain: string) {
+  return db
+    .selectFrom('sending_domains')
+    .select(['domain', 'dkim_selector as selector', 'dkim_private_key as privateKeyPem'])
+    .where('domain', '=', domain)
+    .where('dkim_private_key', 'is not', null)
+    .executeTakeFirst();
+}

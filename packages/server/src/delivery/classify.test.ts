@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { classifySmtpError } from './classify.js';
+
+const reply = (responseCode: number, response: string) => ({ code: 'EENVELOPE', responseCode, response });
+
+describe('classifySmtpError', () => {
+  it.each([
+    [
+      '550 5.1.1 user unknown bounces the recipient',
+      reply(550, '550 5.1.1 <x@y>: user unknown'),
+      'hard_fail',
+      true,
+    ],
+    [
+      '550 5.2.1 mailbox disabled bounces the recipient',
+      reply(550, '550 5.2.1 mailbox disabled'),
+      'hard_fail',
+      true,
+    ],
+    [
+      '550 5.7.1 policy block fails without bouncing',
+      reply(550, '550 5.7.1 rejected by policy'),
+      'hard_fail',
+      false,
+    ],
+    [
+      '552 5.2.2 mailbox full fails without bouncing',
+      reply(552, '552 5.2.2 mailbox full'),
+      'hard_fail',
+      false,
+    ],
+    ['a bare 550 bounces the recipient', reply(550, '550 No such user here'), 'hard_fail', true],
+    ['a bare 554 fails without bouncing', reply(554, '554 Transaction failed'), 'hard_fail', false],
+    ['451 4.7.1 greylisting is soft', reply(451, '451 4.7.1 try again later'), 'soft_fail', undefined],
+    ['421 service unavailable is soft', reply(421, '421 closing'), 'soft_fail', undefined],
+  ])('%s', (_name, err, kind, isRecipientBounce) => {
+    const outcome = classifySmtpError(err);
+    expect(outcome.kind).toBe(kind);
+    if (outcome.kind === 'hard_fail') expect(outcome.isRecipientBounce).toBe(isRecipientBounce);
+  });
+
+  it('treats a dropped connection, a timeout and a failed AUTH as temporary', () => {
+    expect(classifySmtpError({ code: 'ECONNECTION', message: 'Connection closed unexpectedly' }).kind).toBe(
+      'soft_fail',
+    );
+    expect(classifySmtpError({ code: 'ETIMEDOUT', message: 'Timeout' }).kind).toBe('soft_fail');
+    expect(
+      classifySmtpError({ code: 'EAUTH', responseCode: 535, response: '535 5.7.8 bad creds' }).kind,
+    ).toBe('soft_fail');
+  });
+
+  it('keeps the reply code and the enhanced code', () => {
+    expect(classifySmtpError(reply(550, '550 5.1.1 user unknown'))).toMatchObject({
+      smtpCode: 550,
+      enhancedCode: '5.1.1',
+    });
+  });
+});

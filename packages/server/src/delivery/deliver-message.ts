@@ -1,0 +1,182 @@
+// One attempt at one claimed message, as named steps (claim happened in the worker):
+// re-check the recipient → render → build MIME → sign → send → record. Each step either hands on
+// to the next or ends the attempt with the status it records.
+import { getTemplate, renderVersion } from '@mailsvc/templates';
+import { type AttemptRecord, type ClaimedMessage, recordAttempt } from '../db/repositories/queue.js';
+import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
+import type { Deps } from '../domain/deps.js';
+import { maskEmail } from '../domain/email.js';
+import { recipientRefusal } from '../domain/recipients/eligibility.js';
+import { newId } from '../ids.js';
+import { type DkimKey, signMessage } from './dkim.js';
+import { buildMime } from './mime.js';
+import { nextAttemptAt } from './retry.js';
+import type { DeliveryOutcome, Transport } from './transports/transport.js';
+
+export interface DeliveryDeps extends Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'keys'> {
+  transport: Transport;
+  /** The DKIM key of a sending domain, or null when it has none. */
+  dkimKeyFor(domain: string): Promise<DkimKey | null>;
+}
+
+type Ending = Omit<AttemptRecord, 'messageId' | 'claimToken' | 'now' | 'event'> & {
+  eventDetails: Record<string, unknown>;
+};
+
+const end = (
+  status: AttemptRecord['status'],
+  fields: Partial<Omit<Ending, 'status'>> & { eventDetails?: Record<string, unknown> } = {},
+): Ending => ({
+  status,
+  isAttempt: false,
+  nextAttemptAt: null,
+  error: null,
+  bounce: false,
+  eventDetails: {},
+  ...fields,
+});
+
+export function unsubscribeUrl(deps: Pick<Deps, 'config' | 'keys'>, m: ClaimedMessage): string {
+  const token = createUnsubscribeToken(deps.keys.unsubscribe, {
+    environmentId: m.environmentId,
+    email: m.toEmail,
+    scope: SUBSCRIPTION_SCOPE,
+  });
+  return `${deps.config.MAILSVC_PUBLIC_URL}/u/${token}`;
+}
+
+function bounceAddress(deps: Pick<Deps, 'config'>, messageId: string): string {
+  return `bounces+${messageId}@${deps.config.MAILSVC_BOUNCE_DOMAIN}`;
+}
+
+/** What the transport's answer means for the message. */
+function afterSend(m: ClaimedMessage, outcome: DeliveryOutcome, now: Date): Ending {
+  const smtp = {
+    ...(outcome.smtpCode !== undefined && { smtpCode: outcome.smtpCode }),
+    ...(outcome.kind !== 'sent' && outcome.enhancedCode && { enhancedCode: outcome.enhancedCode }),
+    response: outcome.response,
+    attempt: m.attempts + 1,
+  };
+  switch (outcome.kind) {
+    case 'sent':
+      return end('sent', { isAttempt: true, eventDetails: smtp });
+    case 'hard_fail':
+      return outcome.isRecipientBounce
+        ? end('bounced', {
+            isAttempt: true,
+            bounce: true,
+            error: { code: 'hard_bounce', message: outcome.response },
+            eventDetails: smtp,
+          })
+        : end('failed', {
+            isAttempt: true,
+            error: { code: 'rejected', message: outcome.response },
+            eventDetails: smtp,
+          });
+    case 'soft_fail': {
+      const next = nextAttemptAt(now, m.attempts + 1, m.expiresAt, outcome.retryAfterMs);
+      return next
+        ? end('deferred', {
+            isAttempt: true,
+            nextAttemptAt: next,
+            error: { code: 'temporary_failure', message: outcome.response },
+            eventDetails: { ...smtp, nextAttemptAt: next.toISOString() },
+          })
+        : end('expired', {
+            isAttempt: true,
+            error: { code: 'expired', message: `Retries ran out; last answer: ${outcome.response}` },
+            eventDetails: smtp,
+          });
+    }
+  }
+}
+
+async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promise<Ending> {
+  if (m.expiresAt.getTime() <= now.getTime()) {
+    return end('expired', {
+      error: { code: 'expired', message: 'The message expired before it could be sent.' },
+    });
+  }
+
+  // re-check: the recipient may have complained, unsubscribed or bounced since the accept
+  const refusal = recipientRefusal(m.recipient, m.category, now);
+  if (refusal) {
+    return end('suppressed', {
+      error: { code: refusal, message: 'The recipient became ineligible after the message was accepted.' },
+      eventDetails: { reason: refusal },
+    });
+  }
+
+  // render
+  let rendered: ReturnType<typeof renderVersion>;
+  const isNotification = m.category === 'notification';
+  const unsubscribe = isNotification ? unsubscribeUrl(deps, m) : null;
+  try {
+    const { version } = getTemplate(m.templateId, m.templateVersion);
+    rendered = renderVersion(version, m.data ?? {}, {
+      projectName: m.projectName,
+      environmentName: m.environmentName,
+      supportEmail: m.supportEmail,
+      unsubscribeUrl: unsubscribe,
+    });
+  } catch (err) {
+    deps.log.error({ err, messageId: m.id }, 'render failed');
+    return end('failed', {
+      error: {
+        code: 'render_failed',
+        message: `Template ${m.templateId} ${m.templateVersion} could not be rendered.`,
+      },
+    });
+  }
+
+  // build MIME
+  let raw = await buildMime({
+    messageId: m.id,
+    sendingDomain: m.sendingDomain,
+    from: { name: m.fromName, address: m.fromEmail },
+    to: m.toEmail,
+    replyTo: m.replyTo,
+    subject: rendered.subject,
+    html: rendered.html,
+    text: rendered.text,
+    date: now,
+    unsubscribeUrl: unsubscribe,
+  });
+
+  // sign
+  const key = await deps.dkimKeyFor(m.sendingDomain);
+  if (key) raw = await signMessage(raw, key);
+
+  // send
+  const outcome = await deps.transport.send({
+    messageId: m.id,
+    envelope: { from: bounceAddress(deps, m.id), to: m.toEmail },
+    raw,
+    meta: { templateId: m.templateId, subject: rendered.subject },
+  });
+  return afterSend(m, outcome, deps.clock.now());
+}
+
+/** Attempts one message and records the outcome; returns the recorded status. */
+export async function deliverMessage(
+  deps: DeliveryDeps,
+  m: ClaimedMessage,
+): Promise<AttemptRecord['status']> {
+  const now = deps.clock.now();
+  const ending = await attempt(deps, m, now);
+  const { eventDetails, ...fields } = ending;
+  const recorded = await recordAttempt(deps.db, {
+    ...fields,
+    messageId: m.id,
+    claimToken: m.claimToken,
+    event: { id: newId('evt', now.getTime()), type: ending.status, details: eventDetails },
+    now: deps.clock.now(),
+  });
+  const log = { messageId: m.id, to: maskEmail(m.toEmail), status: ending.status, attempt: m.attempts + 1 };
+  if (!recorded)
+    deps.log.warn(log, 'lease lost before the outcome was recorded; another worker owns the message');
+  else if (ending.status === 'sent' || ending.status === 'deferred')
+    deps.log.info(log, `message ${ending.status}`);
+  else deps.log.warn({ ...log, error: ending.error?.code }, `message ${ending.status}`);
+  return ending.status;
+}

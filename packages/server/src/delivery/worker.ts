@@ -1,0 +1,141 @@
+// The delivery loop: claim a batch, attempt each message concurrently, claim again as slots free
+// up. Woken by the queue signal (new accepts) and by a fallback poll (retries falling due,
+// leases of crashed workers running out).
+import { randomBytes } from 'node:crypto';
+import { claimMessages, findDkimKey } from '../db/repositories/queue.js';
+import type { Deps } from '../domain/deps.js';
+import { type DeliveryDeps, deliverMessage } from './deliver-message.js';
+import { type DkimKey, parseDkimKey } from './dkim.js';
+import type { Transport } from './transports/transport.js';
+
+export interface WorkerOptions {
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+}
+
+const DKIM_CACHE_MS = 60_000;
+
+export class DeliveryWorker {
+  private readonly delivery: DeliveryDeps;
+  private inFlight = 0;
+  private isRunning = false;
+  private isClaiming = false;
+  private isWakePending = false;
+  /** False after a claim found fewer messages than it asked for: only a signal or poll re-checks. */
+  private mayHaveMore = true;
+  private poll: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private idleWaiters: (() => void)[] = [];
+  private readonly dkimCache = new Map<string, { key: DkimKey | null; until: number }>();
+
+  constructor(
+    private readonly deps: Deps,
+    transport: Transport,
+    private readonly opts: WorkerOptions,
+  ) {
+    this.delivery = { ...deps, transport, dkimKeyFor: (d) => this.dkimKeyFor(d) };
+  }
+
+  start(): void {
+    if (this.isRunning) return;
+    this.isRunning = true;
+    this.unsubscribe = this.deps.queue.subscribe(() => this.wake(true));
+    this.poll = setInterval(() => this.wake(true), this.opts.pollMs);
+    this.wake(true);
+  }
+
+  /** Stops claiming and waits for the messages in flight. */
+  async stop(): Promise<void> {
+    this.isRunning = false;
+    clearInterval(this.poll);
+    this.unsubscribe?.();
+    while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
+  }
+
+  /** Tests with a movable clock: claim once, attempt everything claimed; the number attempted. */
+  async runOnce(): Promise<number> {
+    const batch = await this.claim(this.opts.concurrency);
+    await Promise.all(batch.map((m) => this.attempt(m)));
+    return batch.length;
+  }
+
+  /** Tests: run until nothing is due. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (let n = await this.runOnce(); n > 0; n = await this.runOnce()) total += n;
+    return total;
+  }
+
+  private wake(isNews: boolean): void {
+    if (isNews) this.mayHaveMore = true;
+    if (!this.isRunning || !this.mayHaveMore) return;
+    if (this.isClaiming) {
+      this.isWakePending = true;
+      return;
+    }
+    void this.fill();
+  }
+
+  private async fill(): Promise<void> {
+    this.isClaiming = true;
+    try {
+      do {
+        this.isWakePending = false;
+        const free = this.opts.concurrency - this.inFlight;
+        // Claim in batches: wait for a quarter of the slots unless the worker is idle.
+        if (free <= 0 || (this.inFlight > 0 && free < Math.ceil(this.opts.concurrency / 4))) break;
+        const batch = await this.claim(free);
+        if (batch.length < free) this.mayHaveMore = false;
+        for (const m of batch) {
+          this.inFlight++;
+          void this.attempt(m).finally(() => {
+            this.inFlight--;
+            this.notifyIdle();
+            this.wake(false);
+          });
+        }
+      } while (this.isWakePending && this.isRunning && this.mayHaveMore);
+    } catch (err) {
+      this.deps.log.error({ err }, 'claiming messages failed; retrying at the next poll');
+    } finally {
+      this.isClaiming = false;
+      this.notifyIdle();
+    }
+  }
+
+  private claim(limit: number) {
+    const now = this.deps.clock.now();
+    return claimMessages(this.deps.db, {
+      now,
+      limit,
+      lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
+      claimToken: randomBytes(12).toString('base64url'),
+    });
+  }
+
+  private async attempt(m: Parameters<typeof deliverMessage>[1]): Promise<void> {
+    try {
+      await deliverMessage(this.delivery, m);
+    } catch (err) {
+      // The lease runs out and another attempt follows; nothing is lost.
+      this.deps.log.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');
+    }
+  }
+
+  private notifyIdle(): void {
+    if (this.inFlight > 0 || this.isClaiming) return;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private async dkimKeyFor(domain: string): Promise<DkimKey | null> {
+    const now = Date.now();
+    const hit = this.dkimCache.get(domain);
+    if (hit && hit.until > now) return hit.key;
+    const row = await findDkimKey(this.deps.db, domain);
+    const key =
+      row?.privateKeyPem && row.selector ? parseDkimKey(row.domain, row.selector, row.privateKeyPem) : null;
+    this.dkimCache.set(domain, { key, until: now + DKIM_CACHE_MS });
+    return key;
+  }
+}
