@@ -7,8 +7,9 @@ import { DataDirLockedError } from '../db/lock.js';
 const USAGE = `Usage: mailsvc <command>
 
 Commands:
-  start                 API, delivery and dev pages in one process (embedded PGlite unless DATABASE_URL)
-  api                   the core HTTP API only
+  start                 API, delivery worker, wrapper and dev pages in one process (embedded PGlite unless DATABASE_URL)
+  api                   the core HTTP API only (stateless; run many)
+  worker                the delivery worker only (run many on one PostgreSQL)
   wrapper               the template-route wrapper (one POST route per template) as a plain server
   migrate               apply database migrations
   admin <group> <action> [--json]
@@ -38,6 +39,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await (await import('./serve.js')).runServe('start', rest, io);
       case 'api':
         return await (await import('./serve.js')).runServe('api', rest, io);
+      case 'worker':
+        return await (await import('./worker.js')).runWorker(rest, io);
       case 'wrapper':
         return await (await import('./wrapper.js')).runWrapper(rest, io);
       case 'migrate':

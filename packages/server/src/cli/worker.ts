@@ -1,0 +1,65 @@
+import { loadConfig } from '../config.js';
+import { createTransport } from '../delivery/create-transport.js';
+import { inboxDir } from '../delivery/transports/capture.js';
+import { DeliveryWorker } from '../delivery/worker.js';
+import type { Deps } from '../domain/deps.js';
+import { openRuntime } from '../runtime.js';
+import type { Io } from './main.js';
+
+export interface RunningDelivery {
+  /** One line for the start-up banner: where messages go. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a delivery worker on these deps with the configured transport. */
+export function startDelivery(deps: Deps): RunningDelivery {
+  const { config } = deps;
+  const transport = createTransport(config);
+  const worker = new DeliveryWorker(deps, transport, {
+    concurrency: config.MAILSVC_WORKER_CONCURRENCY,
+    leaseMs: config.MAILSVC_WORKER_LEASE_MS,
+    pollMs: config.MAILSVC_WORKER_POLL_MS,
+  });
+  worker.start();
+  let description: string;
+  if (config.MAILSVC_SMTP_URL) {
+    const url = new URL(config.MAILSVC_SMTP_URL);
+    description = `SMTP relay ${url.protocol}//${url.host}`;
+  } else {
+    description = `captured to ${inboxDir(config.dataDir)} (no MAILSVC_SMTP_URL)`;
+    deps.log.warn('no MAILSVC_SMTP_URL: messages are captured to the data directory, not delivered');
+  }
+  return {
+    description,
+    async stop() {
+      await worker.stop();
+      await transport.close();
+    },
+  };
+}
+
+/** `mailsvc worker`: delivery only. Run as many as you like on one PostgreSQL. */
+export async function runWorker(_args: string[], io: Io): Promise<number> {
+  const config = loadConfig();
+  const runtime = await openRuntime(config, { command: 'worker' });
+  const delivery = startDelivery(runtime.deps);
+  io.stdout(
+    [
+      '',
+      'mailsvc worker is running',
+      `  Database   ${runtime.database.location}`,
+      `  Delivery   ${delivery.description}`,
+      `  Slots      ${config.MAILSVC_WORKER_CONCURRENCY} messages at a time, lease ${config.MAILSVC_WORKER_LEASE_MS} ms`,
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  io.stdout('mailsvc worker: finishing the messages in flight…');
+  await delivery.stop();
+  await runtime.close();
+  return 0;
+}
