@@ -318,6 +318,23 @@ describe('POST /v1/send errors', () => {
     expect(quota.monthly).toMatchObject({ used: 3, overageEmails: 2, status: 'overage' });
   });
 
+  it('writes nothing for a send refused by quota: no message, no usage, no idempotency record', async () => {
+    const t = await seedScope(h, { monthlyLimit: 1 });
+    expect((await send(t.apiKey, LOGIN)).statusCode).toBe(200);
+    await expectError(
+      await send(t.apiKey, LOGIN, { 'idempotency-key': 'later' }),
+      403,
+      'monthly_quota_exceeded',
+    );
+    expect(await countMessages(t.environmentId)).toBe(1);
+    const quota = (await h.request({ method: 'GET', url: '/v1/quota', headers: bearer(t.apiKey) })).json()
+      .quota;
+    expect(quota.environment.usedThisMonth).toBe(1);
+    await h.admin('plans.update', { id: t.planId, monthlyLimit: 2 });
+    const retry = await send(t.apiKey, LOGIN, { 'idempotency-key': 'later' });
+    expect(retry.json()).toMatchObject({ status: 'accepted', idempotent: false });
+  });
+
   it('refuses a plan with a zero limit and no overage', async () => {
     const t = await seedScope(h, { monthlyLimit: 0 });
     await expectError(await send(t.apiKey, LOGIN), 403, 'monthly_quota_exceeded');

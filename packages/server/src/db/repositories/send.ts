@@ -1,4 +1,4 @@
-// The reads and the one accept transaction of POST /v1/send.
+// The reads (one round trip) and the accept (one statement, one round trip) of POST /v1/send.
 import { sql } from 'kysely';
 import type { Db, TemplateCategory } from '../schema.js';
 
@@ -12,47 +12,96 @@ export async function findIdempotencyRecord(db: Db, environmentId: string, key: 
     .executeTakeFirst();
 }
 
-/** Custom sending domains of the scope, most specific first. */
-export async function findSendingDomains(
+export interface SendingDomainRow {
+  domain: string;
+  scope: 'tenant' | 'project' | 'environment';
+  status: 'pending' | 'verified' | 'failed';
+  projectId: string | null;
+  environmentId: string | null;
+}
+
+export interface RecipientRow {
+  unsubscribedAt: Date | null;
+  resubscribedAt: Date | null;
+  complainedAt: Date | null;
+  cooldownUntil: Date | null;
+  suppressedUntil: Date | null;
+}
+
+export interface SendContext {
+  /** The live record of the Idempotency-Key, when one was sent and is held. */
+  idempotency: { requestSha256: Buffer; messageId: string } | undefined;
+  /** Custom sending domains of the scope, oldest first. */
+  domains: SendingDomainRow[];
+  recipient: RecipientRow | undefined;
+}
+
+/**
+ * Every read the send checks need, in one round trip: the idempotency record (step 3), the
+ * custom sending domains (step 7) and the recipient's state (step 9). The checks themselves run
+ * in DESIGN.md §3 order in the use-case.
+ */
+export async function readSendContext(
   db: Db,
-  q: { tenantId: string; projectId: string; environmentId: string },
-) {
-  return db
-    .selectFrom('sending_domains')
-    .select(['domain', 'scope', 'status', 'project_id as projectId', 'environment_id as environmentId'])
-    .where('tenant_id', '=', q.tenantId)
-    .where((eb) =>
-      eb.or([
-        eb('environment_id', '=', q.environmentId),
-        eb.and([eb('scope', '=', 'project'), eb('project_id', '=', q.projectId)]),
-        eb('scope', '=', 'tenant'),
-      ]),
-    )
-    .orderBy('created_at')
-    .execute();
-}
-
-export async function findRecipient(db: Db, environmentId: string, email: string) {
-  return db
-    .selectFrom('recipients')
-    .select([
-      'unsubscribed_at as unsubscribedAt',
-      'resubscribed_at as resubscribedAt',
-      'complained_at as complainedAt',
-      'cooldown_until as cooldownUntil',
-      'suppressed_until as suppressedUntil',
-    ])
-    .where('environment_id', '=', environmentId)
-    .where('email', '=', email)
-    .executeTakeFirst();
-}
-
-export async function findPlan(db: Db, planId: string) {
-  return db
-    .selectFrom('plans')
-    .select(['monthly_limit as monthlyLimit', 'overage_allowed as overageAllowed'])
-    .where('id', '=', planId)
-    .executeTakeFirstOrThrow();
+  q: {
+    tenantId: string;
+    projectId: string;
+    environmentId: string;
+    email: string;
+    idempotencyKey: string | undefined;
+    now: Date;
+  },
+): Promise<SendContext> {
+  const { rows } = await sql<{
+    domains: SendingDomainRow[];
+    hasRecipient: boolean;
+    unsubscribedAt: Date | null;
+    resubscribedAt: Date | null;
+    complainedAt: Date | null;
+    cooldownUntil: Date | null;
+    suppressedUntil: Date | null;
+    requestSha256: Buffer | null;
+    messageId: string | null;
+  }>`
+    SELECT
+      (SELECT coalesce(json_agg(json_build_object(
+                'domain', d.domain, 'scope', d.scope, 'status', d.status,
+                'projectId', d.project_id, 'environmentId', d.environment_id) ORDER BY d.created_at), '[]')
+         FROM sending_domains d
+        WHERE d.tenant_id = ${q.tenantId}
+          AND (d.environment_id = ${q.environmentId}
+               OR (d.scope = 'project' AND d.project_id = ${q.projectId})
+               OR d.scope = 'tenant')) AS domains,
+      r.email IS NOT NULL AS "hasRecipient",
+      r.unsubscribed_at AS "unsubscribedAt",
+      r.resubscribed_at AS "resubscribedAt",
+      r.complained_at AS "complainedAt",
+      r.cooldown_until AS "cooldownUntil",
+      r.suppressed_until AS "suppressedUntil",
+      i.request_sha256 AS "requestSha256",
+      i.message_id AS "messageId"
+    FROM (VALUES (1)) AS one (x)
+    LEFT JOIN recipients r ON r.environment_id = ${q.environmentId} AND r.email = ${q.email}
+    LEFT JOIN idempotency_keys i
+      ON i.environment_id = ${q.environmentId} AND i.key = ${q.idempotencyKey ?? null} AND i.expires_at > ${q.now}
+  `.execute(db);
+  const row = rows[0]!;
+  return {
+    idempotency:
+      row.requestSha256 && row.messageId
+        ? { requestSha256: row.requestSha256, messageId: row.messageId }
+        : undefined,
+    domains: row.domains,
+    recipient: row.hasRecipient
+      ? {
+          unsubscribedAt: row.unsubscribedAt,
+          resubscribedAt: row.resubscribedAt,
+          complainedAt: row.complainedAt,
+          cooldownUntil: row.cooldownUntil,
+          suppressedUntil: row.suppressedUntil,
+        }
+      : undefined,
+  };
 }
 
 export interface AcceptedMessage {
@@ -80,93 +129,42 @@ export type AcceptOutcome =
   /** Another request holds this Idempotency-Key (it committed first). */
   | { kind: 'idempotency_taken' };
 
-class Rollback extends Error {
-  constructor(readonly outcome: AcceptOutcome) {
-    super(outcome.kind);
-  }
-}
+/** SQLSTATE raised by accept_message() when the quota is used up (0004_accept_message.sql). */
+const QUOTA_EXCEEDED = 'MSQ01';
 
 /**
- * One transaction: the idempotency record, the usage counters (atomic: the tenant never passes
- * a no-overage limit under any concurrency), the message (the queue entry) and its event.
+ * One statement, so one round trip: accept_message() (0004_accept_message.sql) claims the
+ * idempotency record, inserts the message (the queue entry) and its event, and counts usage
+ * atomically (the tenant never passes a no-overage limit under any concurrency), in the
+ * statement's own transaction. A refused quota undoes everything it wrote.
  */
 export async function acceptMessage(
   db: Db,
   m: AcceptedMessage,
   q: {
     period: string;
-    monthlyLimit: number;
-    overageAllowed: boolean;
     idempotency?: { key: string; requestSha256: Buffer; expiresAt: Date };
     eventId: string;
     now: Date;
   },
 ): Promise<AcceptOutcome> {
   try {
-    return await db.transaction().execute(async (trx) => {
-      if (q.idempotency) {
-        // A concurrent holder of the key makes this wait until it commits; then nothing is
-        // returned (its record is live) and the caller replays it.
-        const claimed = await sql<{ key: string }>`
-          INSERT INTO idempotency_keys (environment_id, key, request_sha256, message_id, created_at, expires_at)
-          VALUES (${m.environmentId}, ${q.idempotency.key}, ${q.idempotency.requestSha256}, ${m.id}, ${q.now}, ${q.idempotency.expiresAt})
-          ON CONFLICT (environment_id, key) DO UPDATE
-            SET request_sha256 = EXCLUDED.request_sha256, message_id = EXCLUDED.message_id,
-                created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-            WHERE idempotency_keys.expires_at <= ${q.now}
-          RETURNING key`.execute(trx);
-        if (claimed.rows.length === 0) throw new Rollback({ kind: 'idempotency_taken' });
-      }
-      const counted = await sql<{ sent: number }>`
-        INSERT INTO tenant_usage (tenant_id, period, sent)
-        SELECT ${m.tenantId}, ${q.period}, 1 WHERE ${q.monthlyLimit}::integer > 0 OR ${q.overageAllowed}::boolean
-        ON CONFLICT (tenant_id, period) DO UPDATE SET sent = tenant_usage.sent + 1
-          WHERE tenant_usage.sent < ${q.monthlyLimit}::integer OR ${q.overageAllowed}::boolean
-        RETURNING sent`.execute(trx);
-      if (counted.rows.length === 0) throw new Rollback({ kind: 'quota_exceeded' });
-      await sql`
-        INSERT INTO environment_usage (environment_id, tenant_id, period, sent)
-        VALUES (${m.environmentId}, ${m.tenantId}, ${q.period}, 1)
-        ON CONFLICT (environment_id, period) DO UPDATE SET sent = environment_usage.sent + 1`.execute(trx);
-      await trx
-        .insertInto('messages')
-        .values({
-          id: m.id,
-          tenant_id: m.tenantId,
-          project_id: m.projectId,
-          environment_id: m.environmentId,
-          api_key_id: m.apiKeyId,
-          template_id: m.templateId,
-          template_version: m.templateVersion,
-          category: m.category,
-          priority: m.priority,
-          to_email: m.toEmail,
-          from_email: m.fromEmail,
-          from_name: m.fromName,
-          reply_to: m.replyTo,
-          sending_domain: m.sendingDomain,
-          data: JSON.stringify(m.data),
-          next_attempt_at: q.now,
-          expires_at: m.expiresAt,
-          created_at: q.now,
-          updated_at: q.now,
-        })
-        .execute();
-      await trx
-        .insertInto('message_events')
-        .values({
-          id: q.eventId,
-          message_id: m.id,
-          tenant_id: m.tenantId,
-          type: 'accepted',
-          details: '{}',
-          created_at: q.now,
-        })
-        .execute();
-      return { kind: 'accepted' } as const;
-    });
+    const { rows } = await sql<{ outcome: 'accepted' | 'idempotency_taken' }>`
+      SELECT accept_message(
+        p_id => ${m.id}, p_tenant_id => ${m.tenantId}, p_project_id => ${m.projectId},
+        p_environment_id => ${m.environmentId}, p_api_key_id => ${m.apiKeyId},
+        p_template_id => ${m.templateId}, p_template_version => ${m.templateVersion},
+        p_category => ${m.category}, p_priority => ${m.priority}::smallint, p_to_email => ${m.toEmail},
+        p_from_email => ${m.fromEmail}, p_from_name => ${m.fromName}, p_reply_to => ${m.replyTo},
+        p_sending_domain => ${m.sendingDomain}, p_data => ${JSON.stringify(m.data)},
+        p_expires_at => ${m.expiresAt}, p_event_id => ${q.eventId}, p_period => ${q.period},
+        p_now => ${q.now}, p_idempotency_key => ${q.idempotency?.key ?? null},
+        p_request_sha256 => ${q.idempotency?.requestSha256 ?? null},
+        p_idempotency_expires => ${q.idempotency?.expiresAt ?? null}
+      ) AS outcome`.execute(db);
+    return { kind: rows[0]!.outcome };
   } catch (err) {
-    if (err instanceof Rollback) return err.outcome;
+    if ((err as { code?: string }).code === QUOTA_EXCEEDED) return { kind: 'quota_exceeded' };
     throw err;
   }
 }

@@ -7,13 +7,7 @@ import {
   TemplateVersionNotFoundError,
   validateTemplateData,
 } from '@mailsvc/templates';
-import {
-  acceptMessage,
-  findIdempotencyRecord,
-  findPlan,
-  findRecipient,
-  findSendingDomains,
-} from '../../db/repositories/send.js';
+import { acceptMessage, findIdempotencyRecord, readSendContext } from '../../db/repositories/send.js';
 import type { TemplateCategory } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -149,10 +143,19 @@ export async function sendMessage(
   const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
   const digest = idempotencyKey ? requestDigest(input) : undefined;
 
+  // One read for steps 3, 7 and 9 (idempotency record, sending domains, recipient); the checks
+  // still answer in DESIGN.md §3 order below.
+  const context = await readSendContext(deps.db, {
+    tenantId: auth.tenantId,
+    projectId: auth.projectId,
+    environmentId: auth.environmentId,
+    email: to.address,
+    idempotencyKey,
+    now,
+  });
+
   // 3. idempotency replay
-  const replay = async (): Promise<SendResult | null> => {
-    if (!idempotencyKey) return null;
-    const record = await findIdempotencyRecord(deps.db, auth.environmentId, idempotencyKey, now);
+  const replay = (record: { requestSha256: Buffer; messageId: string } | undefined): SendResult | null => {
     if (!record) return null;
     if (!record.requestSha256.equals(digest!)) {
       throw new ApiError(
@@ -162,7 +165,7 @@ export async function sendMessage(
     }
     return { status: 'accepted', messageId: record.messageId, idempotent: true };
   };
-  const earlier = await replay();
+  const earlier = replay(context.idempotency);
   if (earlier) return earlier;
 
   // 4. template, 5. template data
@@ -180,7 +183,7 @@ export async function sendMessage(
   const sender = resolveSender(auth, input, deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN);
 
   // 7. sending domain: the environment's, else the project's, else the tenant's, else the default
-  const domains = await findSendingDomains(deps.db, auth);
+  const domains = context.domains;
   const custom =
     domains.find((d) => d.environmentId === auth.environmentId) ??
     domains.find((d) => d.scope === 'project' && d.projectId === auth.projectId) ??
@@ -208,7 +211,7 @@ export async function sendMessage(
     throw new ApiError('app_blocked', 'Sending is blocked for this environment.');
 
   // 9. recipient
-  const recipient = await findRecipient(deps.db, auth.environmentId, to.address);
+  const recipient = context.recipient;
   if (recipient) {
     if (recipient.complainedAt) {
       throw new ApiError(
@@ -231,8 +234,7 @@ export async function sendMessage(
     }
   }
 
-  // 10. quota and 11. accept, in one transaction
-  const plan = await findPlan(deps.db, auth.planId);
+  // 10. quota and 11. accept, in one statement (its own transaction)
   const messageId = newId('msg', now.getTime());
   const outcome = await acceptMessage(
     deps.db,
@@ -256,8 +258,6 @@ export async function sendMessage(
     },
     {
       period: usagePeriod(now).id,
-      monthlyLimit: plan.monthlyLimit,
-      overageAllowed: plan.overageAllowed,
       ...(idempotencyKey && {
         idempotency: {
           key: idempotencyKey,
@@ -276,7 +276,8 @@ export async function sendMessage(
     );
   }
   if (outcome.kind === 'idempotency_taken') {
-    const replayed = await replay();
+    // The holder committed first: answer as its replay (or 409 for a different request).
+    const replayed = replay(await findIdempotencyRecord(deps.db, auth.environmentId, idempotencyKey!, now));
     if (replayed) return replayed;
     throw new Error('idempotency record vanished between commit and read');
   }
