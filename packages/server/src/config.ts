@@ -92,6 +92,12 @@ const spec = {
     default: '127.0.0.1',
     parse: str({ minLength: 1 }),
   },
+  MAILSVC_WRAPPER_PORT: {
+    description:
+      'Port of the template-route wrapper that `mailsvc start` runs beside the API, wired to it with the dev key (also read by `mailsvc wrapper`; its other settings are in packages/wrapper/README.md). 0 picks a free port.',
+    default: 3001,
+    parse: int(0, 65535),
+  },
   MAILSVC_DATA_DIR: {
     description:
       'Directory for the embedded database (PGlite), the lock file, the dev API key and the admin token. Relative paths are resolved against the working directory.',

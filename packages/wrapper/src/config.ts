@@ -195,7 +195,26 @@ export function loadWrapperConfig(env: Record<string, string | undefined> = proc
   return Object.freeze(out) as WrapperConfig;
 }
 
-/** A config from explicit values (mailsvc start, tests): the same checks as the environment. */
+/**
+ * `mailsvc start`: the environment's wrapper settings (origins, App Check, limits) with the local
+ * core, its dev key and the listening address given by the caller.
+ */
+export function localWrapperConfig(overrides: {
+  coreUrl: string;
+  apiKey: string;
+  port: number;
+  host: string;
+}): WrapperConfig {
+  return loadWrapperConfig({
+    ...process.env,
+    MAILSVC_CORE_URL: overrides.coreUrl,
+    MAILSVC_API_KEY: overrides.apiKey,
+    MAILSVC_WRAPPER_PORT: String(overrides.port),
+    MAILSVC_WRAPPER_HOST: overrides.host,
+  });
+}
+
+/** A config from explicit values (tests): the same checks as the environment. */
 export function wrapperConfigFrom(
   values: Record<string, string | number | boolean | undefined>,
 ): WrapperConfig {

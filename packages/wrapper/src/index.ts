@@ -4,6 +4,7 @@
 export { type AppCheckResult, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
 export {
   loadWrapperConfig,
+  localWrapperConfig,
   type WrapperConfig,
   WrapperConfigError,
   wrapperConfigFrom,

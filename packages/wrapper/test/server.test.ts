@@ -1,6 +1,8 @@
 // The standalone runner over real HTTP, and the `mailsvc wrapper` command.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import type http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { wrapperConfigFrom } from '../src/config.js';
@@ -141,5 +143,49 @@ describe('mailsvc wrapper', () => {
     expect(await p.exited).toBe(1);
     expect(p.output()).toContain('MAILSVC_API_KEY is required');
     expect(p.output()).toContain('MAILSVC_ALLOWED_ORIGINS');
+  });
+});
+
+describe('mailsvc start', () => {
+  it('runs the wrapper on MAILSVC_WRAPPER_PORT wired to its own API with the dev key, prints its URL and stops with it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-start-wrapper-'));
+    const bin = path.resolve(import.meta.dirname, '../../server/bin/mailsvc.js');
+    const child = spawn(process.execPath, [bin, 'start'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: os.tmpdir(),
+        MAILSVC_DATA_DIR: dataDir,
+        PORT: '0',
+        MAILSVC_WRAPPER_PORT: '0',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      out += c;
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!out.includes('Press Ctrl+C') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      const url = /Wrapper {4}(http:\/\/\S+)/.exec(out)?.[1];
+      expect(url, out).toBeDefined();
+      const res = await fetch(`${url}/auth/login-code`, {
+        method: 'POST',
+        body: LOGIN,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { messageId: string }).messageId).toMatch(/^msg_/);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,9 @@
+import type { RunningWrapper } from '@mailsvc/wrapper';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
 import { devRoutes } from '../api/routes/dev.js';
 import { devInboxRoutes } from '../api/routes/dev-inbox.js';
-import { loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { inboxDir } from '../delivery/transports/capture.js';
 import { ensureDemo } from '../domain/admin/bootstrap.js';
 import { createKey } from '../domain/admin/keys-domains-usage.js';
@@ -11,6 +12,7 @@ import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
 import { openRuntime, readSecretFile, resolveAdminToken, writeSecretFile } from '../runtime.js';
 import type { Io } from './main.js';
+import { startDelivery } from './worker.js';
 
 const DEV_KEY_FILE = 'dev-api-key';
 
@@ -52,22 +54,36 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   database.lock?.update({ adminUrl: adminToken ? baseUrl : undefined });
+  const wrapper = devKey ? await startLocalWrapper(config, baseUrl, devKey, deps) : undefined;
+  const delivery = mode === 'start' ? startDelivery(deps) : undefined;
 
   const lines = [
     '',
     `mailsvc ${mode} is running`,
     `  API        ${baseUrl}`,
     `  Database   ${database.location}`,
+    ...(delivery ? [`  Delivery   ${delivery.description}`] : []),
   ];
   if (devKey) {
     lines.push(
       `  API key    ${devKey}`,
       `             (dev key for the demo environment, kept in ${config.dataDir}/${DEV_KEY_FILE})`,
       `  Templates  ${baseUrl}/dev/templates`,
+      ...(wrapper
+        ? typeof wrapper === 'string'
+          ? [`  Wrapper    not started: ${wrapper}`]
+          : [`  Wrapper    ${wrapper.url}`]
+        : []),
       ...(hasInbox ? [`  Inbox      ${baseUrl}/dev/inbox`] : []),
       '',
       'Try it:',
       `  curl -s ${baseUrl}/v1/quota -H 'Authorization: Bearer ${devKey}'`,
+      ...(wrapper && typeof wrapper !== 'string'
+        ? [
+            `  curl -s ${wrapper.url}/auth/login-code -H 'Content-Type: application/json' \\`,
+            `    -d '{"to":"jane@example.com","data":{"code":"482913"}}'`,
+          ]
+        : []),
     );
   }
   lines.push('', 'Press Ctrl+C to stop.', '');
@@ -79,7 +95,41 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     process.once('SIGTERM', stop);
   });
   io.stdout('mailsvc: stopping…');
+  await delivery?.stop();
+  if (wrapper && typeof wrapper !== 'string') await wrapper.close();
   await app.close();
   await runtime.close();
   return 0;
+}
+
+/**
+ * The template-route wrapper on MAILSVC_WRAPPER_PORT, wired to this API with the dev key. A busy
+ * port does not stop `mailsvc start`: the reason is printed instead of the URL.
+ */
+async function startLocalWrapper(
+  config: ReturnType<typeof loadConfig>,
+  coreUrl: string,
+  apiKey: string,
+  deps: Deps,
+): Promise<RunningWrapper | string> {
+  const { localWrapperConfig, startWrapperServer, WrapperConfigError } = await import('@mailsvc/wrapper');
+  let wrapperConfig: ReturnType<typeof localWrapperConfig>;
+  try {
+    wrapperConfig = localWrapperConfig({
+      coreUrl,
+      apiKey,
+      port: config.MAILSVC_WRAPPER_PORT,
+      host: config.HOST,
+    });
+  } catch (err) {
+    if (err instanceof WrapperConfigError) throw new ConfigError(err.problems);
+    throw err;
+  }
+  try {
+    return await startWrapperServer({ config: wrapperConfig, log: deps.log.child({ component: 'wrapper' }) });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EADDRINUSE')
+      return `port ${config.MAILSVC_WRAPPER_PORT} is in use (set MAILSVC_WRAPPER_PORT)`;
+    throw err;
+  }
 }
