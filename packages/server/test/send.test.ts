@@ -250,6 +250,21 @@ describe('POST /v1/send errors', () => {
     );
   });
 
+  it('defaults the From to notifications@ the custom sending domain when nothing else is set', async () => {
+    const t = await seedScope(h);
+    const domain = `news-${t.projectId.slice(-8).toLowerCase()}.example.com`;
+    await h.admin('domains.add', { domain, project: t.projectId });
+    await h.admin('domains.set-status', { domain, status: 'verified' });
+    const res = await send(t.apiKey, LOGIN);
+    expect(res.statusCode, res.body).toBe(200);
+    const row = await h.runtime.deps.db
+      .selectFrom('messages')
+      .select(['from_email', 'sending_domain'])
+      .where('id', '=', res.json().messageId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ from_email: `notifications@${domain}`, sending_domain: domain });
+  });
+
   it('refuses paused and blocked environments with 403 app_paused and app_blocked', async () => {
     const t = await seedScope(h);
     await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'paused' });

@@ -86,7 +86,7 @@ interface Sender {
 function resolveSender(
   auth: AuthContext,
   input: SendInput,
-  defaultDomain: string,
+  sendingDomain: string,
 ): Sender & { isExplicit: boolean } {
   const env = auth.environment.sender;
   const prj = auth.project.sender;
@@ -100,7 +100,7 @@ function resolveSender(
     }
     fromEmail = parsed.address;
   } else {
-    fromEmail = env.fromEmail ?? prj.fromEmail ?? `notifications@${defaultDomain}`;
+    fromEmail = env.fromEmail ?? prj.fromEmail ?? `notifications@${sendingDomain}`;
   }
   let fromName = env.fromName ?? prj.fromName;
   if (input.fromName !== undefined) {
@@ -179,16 +179,19 @@ export async function sendMessage(
     );
   }
 
-  // 6. from / fromName / replyTo
-  const sender = resolveSender(auth, input, deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN);
-
-  // 7. sending domain: the environment's, else the project's, else the tenant's, else the default
+  // The sending domain: the environment's, else the project's, else the tenant's, else the
+  // service default. Without any From setting, the From is notifications@ this domain.
   const domains = context.domains;
   const custom =
     domains.find((d) => d.environmentId === auth.environmentId) ??
     domains.find((d) => d.scope === 'project' && d.projectId === auth.projectId) ??
     domains.find((d) => d.scope === 'tenant');
   const sendingDomain = custom?.domain ?? deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN;
+
+  // 6. from / fromName / replyTo
+  const sender = resolveSender(auth, input, sendingDomain);
+
+  // 7. sending domain
   if (custom && custom.status !== 'verified') {
     throw new ApiError(
       'sending_domain_not_ready',
