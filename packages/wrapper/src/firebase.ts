@@ -2,6 +2,7 @@
 // Bundled by scripts/build-functions.mjs into functions/index.js; firebase.json points there.
 import { defineSecret } from 'firebase-functions/params';
 import { onRequest } from 'firebase-functions/v2/https';
+import { lastForwardedFor } from './client-ip.js';
 import { loadWrapperConfig, WrapperConfigError } from './config.js';
 import { createWrapperLogger } from './logger.js';
 import { createRouter, type WrapperRouter } from './router.js';
@@ -49,7 +50,9 @@ export const mailsvc = onRequest(
       path: req.originalUrl || req.url,
       headers: req.headers,
       body,
-      ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      // Not req.ip: with Express's trust proxy on, that is the first X-Forwarded-For entry, which
+      // the caller chooses.
+      ip: lastForwardedFor(req.headers['x-forwarded-for']) ?? req.socket.remoteAddress ?? 'unknown',
     });
     res.status(out.status).set(out.headers).send(out.body);
   },

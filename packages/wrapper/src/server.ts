@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppCheckVerifier } from './app-check.js';
+import { lastForwardedFor } from './client-ip.js';
 import type { WrapperConfig } from './config.js';
 import type { Forwarder } from './forward.js';
 import { createWrapperLogger, type Logger } from './logger.js';
@@ -27,12 +28,11 @@ export interface RunningWrapper {
 
 /** The client IP: the socket's, or with trustProxy the last X-Forwarded-For entry (set by our proxy). */
 export function clientIp(req: http.IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const xff = req.headers['x-forwarded-for'];
-    const last = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').at(-1)?.trim();
-    if (last) return last;
-  }
-  return req.socket.remoteAddress ?? 'unknown';
+  return (
+    (trustProxy ? lastForwardedFor(req.headers['x-forwarded-for']) : undefined) ??
+    req.socket.remoteAddress ??
+    'unknown'
+  );
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {

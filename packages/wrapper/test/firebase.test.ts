@@ -1,0 +1,88 @@
+// The Firebase entry called the way the Functions runtime calls it: an Express-like request with
+// rawBody (the body may already be parsed) and a response with status/set/send.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, APP_ORIGIN, type StubCore, startStubCore } from './helpers.js';
+
+let stub: StubCore;
+let handler: (req: unknown, res: unknown) => Promise<void> | void;
+
+beforeAll(async () => {
+  stub = await startStubCore();
+  // Settings are read at the first request, as on Firebase (the secret arrives as an env var).
+  process.env.MAILSVC_API_KEY = API_KEY;
+  process.env.MAILSVC_CORE_URL = stub.url;
+  process.env.MAILSVC_ALLOWED_ORIGINS = APP_ORIGIN;
+  process.env.LOG_LEVEL = 'silent';
+  handler = (await import('../src/firebase.js')).mailsvc as never;
+});
+afterAll(() => stub.close());
+
+function invoke(opts: { path: string; headers?: Record<string, string>; body?: unknown; rawBody?: Buffer }) {
+  const headers = { 'content-type': 'application/json', ...opts.headers };
+  const req = {
+    method: 'POST',
+    url: opts.path,
+    originalUrl: opts.path,
+    path: opts.path,
+    headers,
+    header: (n: string) => headers[n.toLowerCase() as keyof typeof headers],
+    get: (n: string) => headers[n.toLowerCase() as keyof typeof headers],
+    body: opts.body,
+    rawBody: opts.rawBody,
+    socket: { remoteAddress: '10.1.2.3' },
+    ip: '6.6.6.6',
+  };
+  return new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve) => {
+    const out = { status: 200, headers: {} as Record<string, string>, body: '' };
+    const res = {
+      status(s: number) {
+        out.status = s;
+        return res;
+      },
+      set(h: Record<string, string>) {
+        Object.assign(out.headers, h);
+        return res;
+      },
+      json(b: unknown) {
+        out.body = JSON.stringify(b);
+        resolve(out);
+        return res;
+      },
+      send(b: string) {
+        out.body = b;
+        resolve(out);
+        return res;
+      },
+      on: () => res,
+      setHeader: () => res,
+      getHeader: () => undefined,
+    };
+    void handler(req, res);
+  });
+}
+
+describe('the Firebase function', () => {
+  it('forwards using rawBody, whatever body parser ran before', async () => {
+    const raw = Buffer.from(JSON.stringify({ to: 'jane@example.com', data: { code: '1' } }));
+    const res = await invoke({
+      path: '/auth/login-code',
+      headers: { origin: APP_ORIGIN },
+      body: { parsed: 'differently' },
+      rawBody: raw,
+    });
+    expect(res.status, res.body).toBe(200);
+    expect(res.headers['Access-Control-Allow-Origin']).toBe(APP_ORIGIN);
+    expect(stub.calls.at(-1)!.body).toMatchObject({ templateId: 'login-code', to: 'jane@example.com' });
+  });
+
+  it('refuses a foreign origin with 403 and sends nothing', async () => {
+    const before = stub.calls.length;
+    const res = await invoke({
+      path: '/auth/login-code',
+      headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      rawBody: Buffer.from('{}'),
+    });
+    expect(res.status).toBe(403);
+    expect(stub.calls.length).toBe(before);
+  });
+});
