@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { AcceptBatcher } from './db/accept-batcher.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
@@ -50,6 +51,7 @@ export async function openRuntime(
     config,
     log: opts.log ?? createLogger(config.LOG_LEVEL),
     keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
+    accepts: newAcceptBatcher(database, config.MAILSVC_DB_POOL_SIZE),
   };
   return {
     config,
@@ -60,6 +62,20 @@ export async function openRuntime(
       await database.close();
     },
   };
+}
+
+/**
+ * Half the pool runs accept batches at most (the other half serves the reads before them);
+ * PGlite has one connection, so one batch at a time.
+ */
+export function newAcceptBatcher(
+  database: Pick<DatabaseHandle, 'db' | 'kind'>,
+  poolSize = 10,
+): AcceptBatcher {
+  return new AcceptBatcher(database.db, {
+    maxConcurrent: database.kind === 'pglite' ? 1 : Math.max(1, Math.floor(poolSize / 2)),
+    maxBatch: 100,
+  });
 }
 
 /** From MAILSVC_SECRET when set, else from a random secret kept in the database. */

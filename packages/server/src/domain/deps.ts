@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { AcceptBatcher } from '../db/accept-batcher.js';
 import type { Db } from '../db/schema.js';
 import type { QueueSignal } from '../delivery/queue-signal.js';
 import type { KeyLookupCache } from './auth/authenticate.js';
@@ -21,4 +22,6 @@ export interface Deps {
   /** Wakes delivery workers after an accept. */
   queue: QueueSignal;
   keys: ServiceKeys;
+  /** Group commit of accepts (one per process: its batches share transactions). */
+  accepts: AcceptBatcher;
 }

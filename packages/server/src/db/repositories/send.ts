@@ -1,4 +1,4 @@
-// The reads (one round trip) and the accept (one statement, one round trip) of POST /v1/send.
+// The reads (one round trip) and the accept (one statement for a batch of sends) of POST /v1/send.
 import { sql } from 'kysely';
 import type { Db, TemplateCategory } from '../schema.js';
 
@@ -126,45 +126,57 @@ export interface AcceptedMessage {
 export type AcceptOutcome =
   | { kind: 'accepted' }
   | { kind: 'quota_exceeded' }
-  /** Another request holds this Idempotency-Key (it committed first). */
+  /** A live record holds this Idempotency-Key (committed first, or an earlier send of the batch). */
   | { kind: 'idempotency_taken' };
 
-/** SQLSTATE raised by accept_message() when the quota is used up (0004_accept_message.sql). */
-const QUOTA_EXCEEDED = 'MSQ01';
+/** One send to accept, as accept_messages() takes it (0005_accept_batch.sql). */
+export interface AcceptItem {
+  message: AcceptedMessage;
+  period: string;
+  idempotency?: { key: string; requestSha256: Buffer; expiresAt: Date };
+  eventId: string;
+  now: Date;
+}
 
 /**
- * One statement, so one round trip: accept_message() (0004_accept_message.sql) claims the
- * idempotency record, inserts the message (the queue entry) and its event, and counts usage
- * atomically (the tenant never passes a no-overage limit under any concurrency), in the
- * statement's own transaction. A refused quota undoes everything it wrote.
+ * One statement, so one round trip and one transaction for a whole batch: accept_messages()
+ * (0005_accept_batch.sql) claims each idempotency record, inserts each message (the queue entry)
+ * and its event, and counts usage once per tenant and environment; the tenant never passes a
+ * no-overage limit under any concurrency. Returns one outcome per item, in the items' order.
+ * A database error undoes the whole batch.
  */
-export async function acceptMessage(
-  db: Db,
-  m: AcceptedMessage,
-  q: {
-    period: string;
-    idempotency?: { key: string; requestSha256: Buffer; expiresAt: Date };
-    eventId: string;
-    now: Date;
-  },
-): Promise<AcceptOutcome> {
-  try {
-    const { rows } = await sql<{ outcome: 'accepted' | 'idempotency_taken' }>`
-      SELECT accept_message(
-        p_id => ${m.id}, p_tenant_id => ${m.tenantId}, p_project_id => ${m.projectId},
-        p_environment_id => ${m.environmentId}, p_api_key_id => ${m.apiKeyId},
-        p_template_id => ${m.templateId}, p_template_version => ${m.templateVersion},
-        p_category => ${m.category}, p_priority => ${m.priority}::smallint, p_to_email => ${m.toEmail},
-        p_from_email => ${m.fromEmail}, p_from_name => ${m.fromName}, p_reply_to => ${m.replyTo},
-        p_sending_domain => ${m.sendingDomain}, p_data => ${JSON.stringify(m.data)},
-        p_expires_at => ${m.expiresAt}, p_event_id => ${q.eventId}, p_period => ${q.period},
-        p_now => ${q.now}, p_idempotency_key => ${q.idempotency?.key ?? null},
-        p_request_sha256 => ${q.idempotency?.requestSha256 ?? null},
-        p_idempotency_expires => ${q.idempotency?.expiresAt ?? null}
-      ) AS outcome`.execute(db);
-    return { kind: rows[0]!.outcome };
-  } catch (err) {
-    if ((err as { code?: string }).code === QUOTA_EXCEEDED) return { kind: 'quota_exceeded' };
-    throw err;
+export async function acceptMessages(db: Db, items: readonly AcceptItem[]): Promise<AcceptOutcome[]> {
+  const payload = items.map(({ message: m, period, idempotency, eventId, now }) => ({
+    id: m.id,
+    tenant_id: m.tenantId,
+    project_id: m.projectId,
+    environment_id: m.environmentId,
+    api_key_id: m.apiKeyId,
+    template_id: m.templateId,
+    template_version: m.templateVersion,
+    category: m.category,
+    priority: m.priority,
+    to_email: m.toEmail,
+    from_email: m.fromEmail,
+    from_name: m.fromName,
+    reply_to: m.replyTo,
+    sending_domain: m.sendingDomain,
+    data: m.data,
+    expires_at: m.expiresAt.toISOString(),
+    event_id: eventId,
+    period,
+    now: now.toISOString(),
+    idempotency_key: idempotency?.key ?? null,
+    request_sha256: idempotency?.requestSha256.toString('hex') ?? null,
+    idempotency_expires: idempotency?.expiresAt.toISOString() ?? null,
+  }));
+  const { rows } = await sql<{ idx: number; outcome: AcceptOutcome['kind'] }>`
+    SELECT idx, outcome FROM accept_messages(${JSON.stringify(payload)}::jsonb)`.execute(db);
+  const outcomes = new Array<AcceptOutcome>(items.length);
+  for (const r of rows) outcomes[r.idx] = { kind: r.outcome };
+  // filter() skips holes: an index missing from the rows shows as a shorter list.
+  if (outcomes.filter(Boolean).length !== items.length) {
+    throw new Error(`accept_messages returned ${rows.length} outcomes for ${items.length} items`);
   }
+  return outcomes;
 }

@@ -7,7 +7,7 @@ import {
   TemplateVersionNotFoundError,
   validateTemplateData,
 } from '@mailsvc/templates';
-import { acceptMessage, findIdempotencyRecord, readSendContext } from '../../db/repositories/send.js';
+import { findIdempotencyRecord, readSendContext } from '../../db/repositories/send.js';
 import type { TemplateCategory } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -237,11 +237,11 @@ export async function sendMessage(
     }
   }
 
-  // 10. quota and 11. accept, in one statement (its own transaction)
+  // 10. quota and 11. accept, in one transaction shared with the other sends being accepted at
+  // the same moment (group commit, db/accept-batcher.ts); settles once that transaction committed.
   const messageId = newId('msg', now.getTime());
-  const outcome = await acceptMessage(
-    deps.db,
-    {
+  const outcome = await deps.accepts.accept({
+    message: {
       id: messageId,
       tenantId: auth.tenantId,
       projectId: auth.projectId,
@@ -259,19 +259,17 @@ export async function sendMessage(
       data: checked.data,
       expiresAt: new Date(now.getTime() + EXPIRY_MS[version.category]),
     },
-    {
-      period: usagePeriod(now).id,
-      ...(idempotencyKey && {
-        idempotency: {
-          key: idempotencyKey,
-          requestSha256: digest!,
-          expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
-        },
-      }),
-      eventId: newId('evt', now.getTime()),
-      now,
-    },
-  );
+    period: usagePeriod(now).id,
+    ...(idempotencyKey && {
+      idempotency: {
+        key: idempotencyKey,
+        requestSha256: digest!,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+      },
+    }),
+    eventId: newId('evt', now.getTime()),
+    now,
+  });
   if (outcome.kind === 'quota_exceeded') {
     throw new ApiError(
       'monthly_quota_exceeded',
@@ -279,7 +277,8 @@ export async function sendMessage(
     );
   }
   if (outcome.kind === 'idempotency_taken') {
-    // The holder committed first: answer as its replay (or 409 for a different request).
+    // The holder committed first (or is an earlier send of the same batch, committed with it):
+    // answer as its replay (or 409 for a different request).
     const replayed = replay(await findIdempotencyRecord(deps.db, auth.environmentId, idempotencyKey!, now));
     if (replayed) return replayed;
     throw new Error('idempotency record vanished between commit and read');
