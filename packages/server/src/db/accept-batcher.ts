@@ -63,7 +63,7 @@ export class AcceptBatcher {
         this.#db,
         batch.map((p) => p.item),
       );
-      batch.forEach((p, i) => p.resolve(outcomes[i]!));
+      for (const [i, p] of batch.entries()) p.resolve(outcomes[i]!);
     } catch (err) {
       for (const p of batch) p.reject(err);
     }
