@@ -78,6 +78,9 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
       '',
       'Try it:',
       `  curl -s ${baseUrl}/v1/quota -H 'Authorization: Bearer ${devKey}'`,
+      `  curl -s ${baseUrl}/v1/send -H 'Authorization: Bearer ${devKey}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"templateId":"login-code","to":"jane@example.com","data":{"code":"482913"}}'`,
+      ...(hasInbox ? [`  then open ${baseUrl}/dev/inbox to read it`] : []),
       ...(wrapper && typeof wrapper !== 'string'
         ? [
             `  curl -s ${wrapper.url}/auth/login-code -H 'Content-Type: application/json' \\`,
