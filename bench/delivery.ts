@@ -1,0 +1,260 @@
+// Delivered messages per second from the real worker (claim from PostgreSQL, re-check, render,
+// MIME, DKIM, SMTP, record) to a local SMTP sink, as a ratio of raw nodemailer sending the same
+// rendered messages to the same sink with the same pool, in-flight window and DKIM key, in the
+// same run. Then the pick-up latency: accept → message at the sink, one message at a time, with
+// the worker's poll at 60 s so only the queue signal (LISTEN/NOTIFY) can wake it.
+// The sink runs in a child process (bench/smtp-sink.mjs) so it does not share an event loop.
+// Run: npx tsx bench/delivery.ts   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+import { type ChildProcess, fork } from 'node:child_process';
+import { createPrivateKey } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getTemplate, renderVersion, validateTemplateData } from '@mailsvc/templates';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../packages/server/src/api/app.js';
+import { loadConfig } from '../packages/server/src/config.js';
+import { SIGNED_HEADERS } from '../packages/server/src/delivery/dkim.js';
+import { smtpTransport } from '../packages/server/src/delivery/transports/smtp.js';
+import { DeliveryWorker } from '../packages/server/src/delivery/worker.js';
+import { adminCommands } from '../packages/server/src/domain/admin/index.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import { openRuntime } from '../packages/server/src/runtime.js';
+
+// The nodemailer the server uses (the root node_modules may hold an older one for other packages).
+const nodemailer = createRequire(new URL('../packages/server/package.json', import.meta.url))(
+  'nodemailer',
+) as typeof import('nodemailer');
+
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
+const POOL = 5; // MAILSVC_SMTP_POOL_SIZE's default
+const IN_FLIGHT = 16; // MAILSVC_WORKER_CONCURRENCY's default
+const ROUNDS = 2;
+const PICKUPS = 50;
+
+interface SinkEvent {
+  id: string;
+  t: number;
+}
+
+async function startSink(): Promise<{ port: number; child: ChildProcess; events: SinkEvent[] }> {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'smtp-sink.mjs'));
+  const events: SinkEvent[] = [];
+  const port = await new Promise<number>((resolve) =>
+    child.on('message', (m: { port?: number; id?: string; t?: number }) => {
+      if (m.port) resolve(m.port);
+      else events.push(m as SinkEvent);
+    }),
+  );
+  return { port, child, events };
+}
+
+async function until(check: () => boolean, ms = 120_000, progress?: () => string) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out (${progress?.() ?? ''})`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+async function main() {
+  const dbName = `mailsvc_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(BASE_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const sink = await startSink();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-bench-'));
+  try {
+    const config = loadConfig({ DATABASE_URL: dbUrl.toString(), MAILSVC_DATA_DIR: dataDir });
+    const log = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
+    const runtime = await openRuntime(config, { command: 'bench', log });
+    const run = (name: string, input: Record<string, unknown>) =>
+      // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely here
+      adminCommands[name]!.run(runtime.deps, input as never, 'bench') as Promise<any>;
+    await run('plans.create', { id: 'bench', monthlyLimit: 100_000_000 });
+    const { tenant } = await run('tenants.create', { name: 'Bench', plan: 'bench' });
+    const { project } = await run('projects.create', { tenant: tenant.id, name: 'Bench App' });
+    const { environment } = await run('environments.create', { project: project.id, name: 'production' });
+    const { apiKey } = await run('keys.create', { environment: environment.id });
+    const domain = 'mail.bench.test';
+    await run('domains.add', { domain, project: project.id });
+    await run('domains.set-status', { domain, status: 'verified' });
+    const keyRow = await runtime.deps.db
+      .selectFrom('sending_domains')
+      .select(['dkim_selector', 'dkim_private_key'])
+      .where('domain', '=', domain)
+      .executeTakeFirstOrThrow();
+    const app = await buildApp(runtime.deps);
+    const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
+    const body = (i: number) =>
+      JSON.stringify({
+        templateId: 'login-code',
+        to: `user${i}@example.com`,
+        data: { code: String(100000 + i) },
+      });
+    const accept = async (n: number) => {
+      for (let i = 0; i < n; i += 50) {
+        await Promise.all(
+          Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+            app.inject({
+              method: 'POST',
+              url: '/v1/send',
+              headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+              payload: body(i + j),
+            }),
+          ),
+        );
+      }
+    };
+
+    // the baseline's input: the same messages, rendered once beforehand
+    const { version } = getTemplate('login-code');
+    const rendered = Array.from({ length: MESSAGES }, (_, i) => {
+      const checked = validateTemplateData(version, { code: String(100000 + i) });
+      if (!checked.ok) throw new Error('bad fixture');
+      return renderVersion(version, checked.data, {
+        projectName: 'Bench App',
+        environmentName: 'production',
+      });
+    });
+    const privateKey = createPrivateKey(keyRow.dkim_private_key!);
+
+    async function baseline(): Promise<number> {
+      const transporter = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: sink.port,
+        pool: true,
+        maxConnections: POOL,
+        maxMessages: 1000,
+      });
+      const start = sink.events.length;
+      const t0 = performance.now();
+      let next = 0;
+      const lane = async () => {
+        while (next < MESSAGES) {
+          const i = next++;
+          const r = rendered[i]!;
+          await transporter.sendMail({
+            from: { name: 'Bench App', address: `notifications@${domain}` },
+            to: `user${i}@example.com`,
+            subject: r.subject,
+            html: r.html,
+            text: r.text,
+            messageId: `<base_${i}@${domain}>`,
+            headers: { 'X-Mailsvc-Message-Id': `base_${i}` },
+            envelope: { from: `bounces+base_${i}@${domain}`, to: `user${i}@example.com` },
+            dkim: {
+              domainName: domain,
+              keySelector: keyRow.dkim_selector!,
+              privateKey: privateKey as unknown as string,
+              headerFieldNames: SIGNED_HEADERS,
+            },
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+      await until(() => sink.events.length - start >= MESSAGES);
+      const s = (performance.now() - t0) / 1000;
+      transporter.close();
+      return MESSAGES / s;
+    }
+
+    async function worker(): Promise<number> {
+      await accept(MESSAGES);
+      const transport = smtpTransport({ url: smtpUrl, poolSize: POOL });
+      const w = new DeliveryWorker(runtime.deps, transport, {
+        concurrency: IN_FLIGHT,
+        leaseMs: 300_000,
+        pollMs: 60_000,
+      });
+      const start = sink.events.length;
+      const t0 = performance.now();
+      w.start();
+      await until(
+        () => sink.events.length - start >= MESSAGES,
+        120_000,
+        () => `${sink.events.length - start} at the sink`,
+      );
+      // every outcome recorded, not just handed to the sink
+      await w.stop();
+      const s = (performance.now() - t0) / 1000;
+      await transport.close();
+      const { rows } = await runtime.database.pool.query(
+        "SELECT count(*)::int AS n FROM messages WHERE status IN ('queued', 'sending')",
+      );
+      if (rows[0].n !== 0) throw new Error(`${rows[0].n} messages not delivered`);
+      return MESSAGES / s;
+    }
+
+    const results: { baseline: number; worker: number }[] = [];
+    for (let r = 0; r < ROUNDS; r++) results.push({ baseline: await baseline(), worker: await worker() });
+
+    // pick-up latency through LISTEN/NOTIFY
+    const transport = smtpTransport({ url: smtpUrl, poolSize: POOL });
+    const live = new DeliveryWorker(runtime.deps, transport, {
+      concurrency: IN_FLIGHT,
+      leaseMs: 300_000,
+      pollMs: 60_000,
+    });
+    live.start();
+    await new Promise((r) => setTimeout(r, 500));
+    const latencies: number[] = [];
+    for (let i = 0; i < PICKUPS; i++) {
+      const t0 = Date.now();
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/send',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        payload: body(900000 + i),
+      });
+      const id = res.json().messageId as string;
+      await until(() => sink.events.some((e) => e.id === id), 10_000);
+      latencies.push(sink.events.find((e) => e.id === id)!.t - t0);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await live.stop();
+    await transport.close();
+    latencies.sort((a, b) => a - b);
+
+    const cpu = os.cpus()[0]?.model ?? 'unknown';
+    const pgVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
+    const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    console.log(
+      `\nDelivery to a local SMTP sink: ${MESSAGES} login-code messages per run, DKIM rsa-sha256 (2048), pool ${POOL}, ${IN_FLIGHT} in flight`,
+    );
+    console.log(`node ${process.version}, ${os.cpus().length} × ${cpu}, PostgreSQL ${pgVersion}\n`);
+    console.log('| round | raw nodemailer msg/s (baseline) | mailsvc worker msg/s | ratio |');
+    console.log('|---|---|---|---|');
+    for (const [i, r] of results.entries())
+      console.log(
+        `| ${i + 1} | ${fmt(r.baseline)} | ${fmt(r.worker)} | ${(r.worker / r.baseline).toFixed(2)} |`,
+      );
+    const best = {
+      baseline: Math.max(...results.map((r) => r.baseline)),
+      worker: Math.max(...results.map((r) => r.worker)),
+    };
+    console.log(
+      `| best of ${ROUNDS} | ${fmt(best.baseline)} | ${fmt(best.worker)} | ${(best.worker / best.baseline).toFixed(2)} |`,
+    );
+    const pct = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+    console.log(
+      `\nPick-up latency, accept → at the sink (${PICKUPS} single messages, poll 60 s): p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${latencies.at(-1)} ms`,
+    );
+    await app.close();
+    await runtime.close();
+  } finally {
+    sink.child.kill();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();
