@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AcceptItem, acceptMessages } from '../src/db/repositories/send.js';
+import { newId } from '../src/ids.js';
 import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
@@ -460,5 +462,137 @@ describe(`quota under concurrency (${backend})`, () => {
     expect(codes.filter((c) => c === 'ok')).toHaveLength(10);
     expect(codes.filter((c) => c === 'monthly_quota_exceeded')).toHaveLength(40);
     expect(await countMessages(t.environmentId)).toBe(10);
+  });
+});
+
+describe(`group commit of accepts (${backend})`, () => {
+  const usage = async (t: Scope) => {
+    const db = h.runtime.deps.db;
+    const tenant = await db
+      .selectFrom('tenant_usage')
+      .select('sent')
+      .where('tenant_id', '=', t.tenantId)
+      .execute();
+    const env = await db
+      .selectFrom('environment_usage')
+      .select('sent')
+      .where('environment_id', '=', t.environmentId)
+      .execute();
+    return { tenant: tenant[0]?.sent ?? 0, environment: env[0]?.sent ?? 0 };
+  };
+  const idempotencyRecords = async (t: Scope) =>
+    (
+      await h.runtime.deps.db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('environment_id', '=', t.environmentId)
+        .execute()
+    ).length;
+
+  function item(t: Scope, opts: { key?: string; to?: string } = {}): AcceptItem {
+    const now = h.runtime.deps.clock.now();
+    return {
+      message: {
+        id: newId('msg', now.getTime()),
+        tenantId: t.tenantId,
+        projectId: t.projectId,
+        environmentId: t.environmentId,
+        apiKeyId: t.keyId,
+        templateId: 'login-code',
+        templateVersion: 'v1',
+        category: 'security',
+        priority: 0,
+        toEmail: opts.to ?? 'jane@example.com',
+        fromEmail: 'notifications@mailsvc.test',
+        fromName: null,
+        replyTo: null,
+        sendingDomain: 'mailsvc.test',
+        data: { code: '482913' },
+        expiresAt: new Date(now.getTime() + 3_600_000),
+      },
+      period: '2026-11',
+      ...(opts.key && {
+        idempotency: {
+          key: opts.key,
+          requestSha256: Buffer.alloc(32, 7),
+          expiresAt: new Date(now.getTime() + 24 * 3_600_000),
+        },
+      }),
+      eventId: newId('evt', now.getTime()),
+      now,
+    };
+  }
+
+  it('accepts exactly 10 in total when two API replicas send 50 concurrently to a tenant with limit 10', async () => {
+    const t = await seedScope(h, { monthlyLimit: 10 });
+    const replica = await h.replica();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? replica : h.app).inject({
+          method: 'POST',
+          url: '/v1/send',
+          headers: { ...bearer(t.apiKey), 'content-type': 'application/json' },
+          payload: JSON.stringify({ ...LOGIN, to: `r${i}@example.com` }),
+        }),
+      ),
+    );
+    const codes = results.map((r) => (r.statusCode === 200 ? 'ok' : r.json().error.code));
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(10);
+    expect(codes.filter((c) => c === 'monthly_quota_exceeded')).toHaveLength(40);
+    expect(await countMessages(t.environmentId)).toBe(10);
+    expect(await usage(t)).toEqual({ tenant: 10, environment: 10 });
+  });
+
+  it("refuses only the exhausted tenant's items in a batch mixing two tenants, and replays a key repeated in the batch", async () => {
+    const full = await seedScope(h, { monthlyLimit: 1 });
+    const open = await seedScope(h, { monthlyLimit: 10 });
+    expect((await send(full.apiKey, LOGIN)).statusCode).toBe(200);
+    const outcomes = await acceptMessages(h.runtime.deps.db, [
+      item(full, { key: 'k1' }),
+      item(open, { key: 'k1' }),
+      item(full, { to: 'b@example.com' }),
+      item(open, { key: 'k1' }),
+      item(open, { to: 'c@example.com' }),
+    ]);
+    expect(outcomes.map((o) => o.kind)).toEqual([
+      'quota_exceeded',
+      'accepted',
+      'quota_exceeded',
+      'idempotency_taken',
+      'accepted',
+    ]);
+    expect(await usage(full)).toEqual({ tenant: 1, environment: 1 });
+    expect(await usage(open)).toEqual({ tenant: 2, environment: 2 });
+    expect(await countMessages(full.environmentId)).toBe(1);
+    expect(await countMessages(open.environmentId)).toBe(2);
+    expect(await idempotencyRecords(full)).toBe(0);
+    expect(await idempotencyRecords(open)).toBe(1);
+  });
+
+  it('commits nothing of a batch when one of its items fails', async () => {
+    const t = await seedScope(h);
+    const broken = item(t, { key: 'lost' });
+    broken.message.tenantId = 'ten_missing';
+    await expect(acceptMessages(h.runtime.deps.db, [item(t, { key: 'kept?' }), broken])).rejects.toThrow();
+    expect(await countMessages(t.environmentId)).toBe(0);
+    expect(await usage(t)).toEqual({ tenant: 0, environment: 0 });
+    expect(await idempotencyRecords(t)).toBe(0);
+  });
+
+  it('batches sends that arrive while a batch is running, and answers each with its own outcome', async () => {
+    const t = await seedScope(h, { monthlyLimit: 3 });
+    const accepts = h.runtime.deps.accepts;
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => accepts.accept(item(t, { to: `q${i}@example.com` }))),
+    );
+    expect(outcomes.map((o) => o.kind).sort()).toEqual([
+      'accepted',
+      'accepted',
+      'accepted',
+      'quota_exceeded',
+      'quota_exceeded',
+      'quota_exceeded',
+    ]);
+    expect(await usage(t)).toEqual({ tenant: 3, environment: 3 });
   });
 });
