@@ -47,60 +47,77 @@ export function createForwarder(opts: { coreUrl: string; apiKey: string; timeout
   const authorization = `Bearer ${opts.apiKey}`;
 
   return {
-    send(body, idempotencyKey) {
-      const payload = Buffer.from(JSON.stringify(body));
-      const headers: Record<string, string | number> = {
-        authorization,
-        'content-type': 'application/json',
-        'content-length': payload.length,
-        'user-agent': 'mailsvc-wrapper/0.1.0',
-        accept: 'application/json',
-      };
-      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-      return new Promise<CoreReply>((resolve, reject) => {
-        const signal = AbortSignal.timeout(opts.timeoutMs);
-        const req = request(url, { method: 'POST', agent, headers, signal }, (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > MAX_REPLY_BYTES) {
-              req.destroy(new CoreUnreachableError('too_large', 'the core answer is over 1 MiB'));
-              return;
-            }
-            chunks.push(c);
-          });
-          res.on('error', (err) => reject(classify(err, signal)));
-          res.on('end', () => {
-            let parsed: unknown;
-            try {
-              parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            } catch {
-              parsed = undefined;
-            }
-            const header = (name: string) => {
-              const v = res.headers[name];
-              return Array.isArray(v) ? v[0] : v;
-            };
-            const retryAfter = header('retry-after');
-            const requestId = header('x-request-id');
-            resolve({
-              status: res.statusCode ?? 0,
-              body: parsed,
-              ...(retryAfter !== undefined && { retryAfter }),
-              ...(requestId !== undefined && { requestId }),
-            });
-          });
-        });
-        req.on('error', (err) => reject(classify(err, signal)));
-        req.end(payload);
-      });
+    async send(body, idempotencyKey) {
+      try {
+        return await attempt(body, idempotencyKey);
+      } catch (err) {
+        // A kept-alive socket the core closed while idle fails at once with ECONNRESET, before
+        // the core read anything: retry once on a new connection (Node's documented pattern).
+        if (err instanceof StaleSocketError) return attempt(body, idempotencyKey);
+        throw err;
+      }
     },
     close() {
       agent.destroy();
     },
   };
+
+  function attempt(body: CoreSendBody, idempotencyKey: string | undefined): Promise<CoreReply> {
+    const payload = Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string | number> = {
+      authorization,
+      'content-type': 'application/json',
+      'content-length': payload.length,
+      'user-agent': 'mailsvc-wrapper/0.1.0',
+      accept: 'application/json',
+    };
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    return new Promise<CoreReply>((resolve, reject) => {
+      const signal = AbortSignal.timeout(opts.timeoutMs);
+      const req = request(url, { method: 'POST', agent, headers, signal }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_REPLY_BYTES) {
+            req.destroy(new CoreUnreachableError('too_large', 'the core answer is over 1 MiB'));
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('error', (err) => reject(classify(err, signal)));
+        res.on('end', () => {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            parsed = undefined;
+          }
+          const header = (name: string) => {
+            const v = res.headers[name];
+            return Array.isArray(v) ? v[0] : v;
+          };
+          const retryAfter = header('retry-after');
+          const requestId = header('x-request-id');
+          resolve({
+            status: res.statusCode ?? 0,
+            body: parsed,
+            ...(retryAfter !== undefined && { retryAfter }),
+            ...(requestId !== undefined && { requestId }),
+          });
+        });
+      });
+      req.on('error', (err) => {
+        const isStale =
+          req.reusedSocket && (err as { code?: string }).code === 'ECONNRESET' && !signal.aborted;
+        reject(isStale ? new StaleSocketError() : classify(err, signal));
+      });
+      req.end(payload);
+    });
+  }
 }
+
+class StaleSocketError extends Error {}
 
 function classify(err: Error, signal: AbortSignal): CoreUnreachableError {
   if (err instanceof CoreUnreachableError) return err;

@@ -76,6 +76,34 @@ describe('forwarding', () => {
   });
 });
 
+describe('a kept-alive connection the core has closed', () => {
+  it('is retried once on a new connection instead of failing the send', async () => {
+    const requestsPerSocket = new Map<unknown, number>();
+    const server = http.createServer((req, res) => {
+      const n = (requestsPerSocket.get(req.socket) ?? 0) + 1;
+      requestsPerSocket.set(req.socket, n);
+      req.resume();
+      req.on('end', () => {
+        if (n === 2) {
+          req.socket.resetAndDestroy();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(defaultAnswer().body));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const t = testRouter({ MAILSVC_CORE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    expect((await call(t.router, '/auth/login-code', { body: LOGIN })).status).toBe(200);
+    const second = await call(t.router, '/auth/login-code', { body: LOGIN });
+    t.router.close();
+    server.closeAllConnections();
+    server.close();
+    expect(second.status, second.body).toBe(200);
+    expect(requestsPerSocket.size).toBe(2);
+  });
+});
+
 describe('core answers mapped to the caller', () => {
   it.each([
     [400, 'invalid_from_address'],
