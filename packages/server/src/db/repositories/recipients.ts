@@ -21,19 +21,14 @@ export async function findEnvironmentForConsent(db: Db, environmentId: string) {
     .executeTakeFirst();
 }
 
-/** A recipient is unsubscribed when unsubscribed_at is set and no later resubscribe cleared it. */
-export async function isRecipientUnsubscribed(
-  db: Db,
-  environmentId: string,
-  email: string,
-): Promise<boolean> {
-  const row = await db
+/** The recipient's consent state in one environment; undefined when it has no row yet. */
+export async function findSubscription(db: Db, environmentId: string, email: string) {
+  return db
     .selectFrom('recipients')
     .select(['unsubscribed_at as unsubscribedAt', 'resubscribed_at as resubscribedAt'])
     .where('environment_id', '=', environmentId)
     .where('email', '=', email)
     .executeTakeFirst();
-  return !!row?.unsubscribedAt && (row.resubscribedAt === null || row.resubscribedAt < row.unsubscribedAt);
 }
 
 /**

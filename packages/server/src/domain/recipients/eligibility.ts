@@ -12,8 +12,11 @@ export interface RecipientState {
 
 export type Refusal = 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed';
 
-export function isUnsubscribed(r: RecipientState): boolean {
-  return r.unsubscribedAt !== null && (r.resubscribedAt === null || r.resubscribedAt < r.unsubscribedAt);
+/** Unsubscribed: unsubscribed_at is set and no later resubscribe cleared it. */
+export function isUnsubscribed(
+  r: Pick<RecipientState, 'unsubscribedAt' | 'resubscribedAt'> | null | undefined,
+): boolean {
+  return !!r?.unsubscribedAt && (r.resubscribedAt === null || r.resubscribedAt < r.unsubscribedAt);
 }
 
 /** The reason a send is refused, in the order of precedence; null when it may go. */

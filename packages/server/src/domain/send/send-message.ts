@@ -15,7 +15,14 @@ import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { checkDisplayName, maskEmail, parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
+import { type Refusal, recipientRefusal } from '../recipients/eligibility.js';
 import { requestDigest } from './canonical-json.js';
+
+const REFUSAL_MESSAGES: Record<Refusal, string> = {
+  recipient_complained: 'The recipient marked earlier mail as spam; nothing more is sent to them.',
+  recipient_unsubscribed: 'The recipient unsubscribed from notifications.',
+  recipient_suppressed: 'The recipient address bounced recently and is paused.',
+};
 
 export interface SendInput {
   templateId: string;
@@ -214,28 +221,8 @@ export async function sendMessage(
     throw new ApiError('app_blocked', 'Sending is blocked for this environment.');
 
   // 9. recipient
-  const recipient = context.recipient;
-  if (recipient) {
-    if (recipient.complainedAt) {
-      throw new ApiError(
-        'recipient_complained',
-        'The recipient marked earlier mail as spam; nothing more is sent to them.',
-      );
-    }
-    const isUnsubscribed =
-      recipient.unsubscribedAt !== null &&
-      (recipient.resubscribedAt === null || recipient.resubscribedAt < recipient.unsubscribedAt);
-    if (isUnsubscribed && version.category === 'notification') {
-      throw new ApiError('recipient_unsubscribed', 'The recipient unsubscribed from notifications.');
-    }
-    const t = now.getTime();
-    if (
-      (recipient.cooldownUntil && recipient.cooldownUntil.getTime() > t) ||
-      (recipient.suppressedUntil && recipient.suppressedUntil.getTime() > t)
-    ) {
-      throw new ApiError('recipient_suppressed', 'The recipient address bounced recently and is paused.');
-    }
-  }
+  const refusal = recipientRefusal(context.recipient, version.category, now);
+  if (refusal) throw new ApiError(refusal, REFUSAL_MESSAGES[refusal]);
 
   // 10. quota and 11. accept, in one transaction shared with the other sends being accepted at
   // the same moment (group commit, db/accept-batcher.ts); settles once that transaction committed.
