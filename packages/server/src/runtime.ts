@@ -3,10 +3,11 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { AcceptBatcher } from './db/accept-batcher.js';
+import { Batcher } from './db/batcher.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
+import { acceptMessages, readSendContexts } from './db/repositories/send.js';
 import { inProcessSignal, postgresSignal } from './delivery/queue-signal.js';
 import { KeyLookupCache } from './domain/auth/authenticate.js';
 import type { Deps, ServiceKeys } from './domain/deps.js';
@@ -51,7 +52,7 @@ export async function openRuntime(
     config,
     log: opts.log ?? createLogger(config.LOG_LEVEL),
     keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
-    accepts: newAcceptBatcher(database, config.MAILSVC_DB_POOL_SIZE),
+    send: newSendBatchers(database, config.MAILSVC_DB_POOL_SIZE),
   };
   return {
     config,
@@ -65,17 +66,16 @@ export async function openRuntime(
 }
 
 /**
- * Half the pool runs accept batches at most (the other half serves the reads before them);
- * PGlite has one connection, so one batch at a time.
+ * POST /v1/send's batchers. Reads and accepts may each hold half the pool (the PGlite shim has
+ * one connection, so one batch at a time there). A second API process gets its own: its batches
+ * are separate transactions, as they would be in another process.
  */
-export function newAcceptBatcher(
-  database: Pick<DatabaseHandle, 'db' | 'kind'>,
-  poolSize = 10,
-): AcceptBatcher {
-  return new AcceptBatcher(database.db, {
-    maxConcurrent: database.kind === 'pglite' ? 1 : Math.max(1, Math.floor(poolSize / 2)),
-    maxBatch: 100,
-  });
+export function newSendBatchers(database: Pick<DatabaseHandle, 'db' | 'kind'>, poolSize = 10): Deps['send'] {
+  const maxConcurrent = database.kind === 'pglite' ? 1 : Math.max(1, Math.floor(poolSize / 2));
+  return {
+    reads: new Batcher((qs) => readSendContexts(database.db, qs), { maxConcurrent, maxBatch: 100 }),
+    accepts: new Batcher((items) => acceptMessages(database.db, items), { maxConcurrent, maxBatch: 100 }),
+  };
 }
 
 /** From MAILSVC_SECRET when set, else from a random secret kept in the database. */

@@ -13,7 +13,7 @@ import { fixedClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { adminCommands } from '../src/domain/admin/index.js';
 import { createLogger } from '../src/logger.js';
-import { newAcceptBatcher, openRuntime, type Runtime } from '../src/runtime.js';
+import { newSendBatchers, openRuntime, type Runtime } from '../src/runtime.js';
 
 export const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -27,7 +27,7 @@ export interface Harness {
   request(opts: InjectOptions): Promise<InjectResponse>;
   // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely in tests
   admin<T = Record<string, any>>(name: string, input: Record<string, unknown>): Promise<T>;
-  /** A second "replica": its own app, key cache and accept batcher on the same database. */
+  /** A second "replica": its own app, key cache and send batchers on the same database. */
   replica(): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
@@ -99,7 +99,7 @@ export async function createHarness(opts: { env?: Record<string, string> } = {})
         {
           ...runtime.deps,
           keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
-          accepts: newAcceptBatcher(runtime.database, config.MAILSVC_DB_POOL_SIZE),
+          send: newSendBatchers(runtime.database, config.MAILSVC_DB_POOL_SIZE),
         },
         {},
       );

@@ -581,9 +581,9 @@ describe(`group commit of accepts (${backend})`, () => {
 
   it('batches sends that arrive while a batch is running, and answers each with its own outcome', async () => {
     const t = await seedScope(h, { monthlyLimit: 3 });
-    const accepts = h.runtime.deps.accepts;
+    const accepts = h.runtime.deps.send.accepts;
     const outcomes = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => accepts.accept(item(t, { to: `q${i}@example.com` }))),
+      Array.from({ length: 6 }, (_, i) => accepts.call(item(t, { to: `q${i}@example.com` }))),
     );
     expect(outcomes.map((o) => o.kind).sort()).toEqual([
       'accepted',

@@ -1,45 +1,46 @@
-// Group commit of accepts: sends that arrive while the database is busy with earlier accepts are
-// accepted together by one accept_messages() call, so they share one transaction, one update of
-// each usage counter row and one commit flush (the counter row of a tenant is locked until its
-// commit is on disk, so one transaction per send limits a tenant to one send per flush).
+// Natural batching of database calls, no timers: when fewer than maxConcurrent batches are
+// running, what is pending runs at once (a lone call waits for nothing); otherwise calls queue,
+// and each batch that completes starts the next with what queued meanwhile (up to maxBatch).
 //
-// Natural batching, no timers: when fewer than maxConcurrent flushes are running, what is
-// pending is flushed at once (a lone send waits for nothing); otherwise sends queue, and each
-// flush that completes starts the next with what queued meanwhile (up to maxBatch).
+// Used for the accept of POST /v1/send (group commit: sends accepted together share one
+// transaction, one update of each usage counter row and one commit flush; the counter row of a
+// tenant is locked until its commit is on disk, so one transaction per send limits a tenant to
+// one send per flush) and for the read before it (one query for many sends).
 //
-// A flush that fails with a database error rejects the promise of every send of its batch:
-// each of those requests answers 500 and nothing of the batch was committed (one statement,
-// one transaction), so a retry by the client is safe. One bad send can thus fail the others of
-// its batch; the use-case has validated everything before, so only database trouble remains.
-import { type AcceptItem, type AcceptOutcome, acceptMessages } from './repositories/send.js';
-import type { Db } from './schema.js';
+// A batch that fails rejects the promise of every call in it. For the accept that means each of
+// those requests answers 500 and nothing of the batch was committed (one statement, one
+// transaction), so a retry by the client is safe; one bad send can thus fail the others of its
+// batch, but the use-case has validated everything before, so only database trouble remains.
 
-interface Pending {
-  item: AcceptItem;
-  resolve(outcome: AcceptOutcome): void;
+interface Pending<I, O> {
+  item: I;
+  resolve(outcome: O): void;
   reject(err: unknown): void;
 }
 
-export interface AcceptBatcherOptions {
-  /** Flushes running at once (each holds one pool connection). */
+export interface BatcherOptions {
+  /** Batches running at once (each holds one pool connection). */
   maxConcurrent: number;
-  /** Sends per flush at most. */
+  /** Items per batch at most. */
   maxBatch: number;
 }
 
-export class AcceptBatcher {
-  readonly #db: Db;
-  readonly #opts: AcceptBatcherOptions;
-  #pending: Pending[] = [];
+export class Batcher<I, O> {
+  readonly #run: (items: I[]) => Promise<O[]>;
+  readonly #maxConcurrent: number;
+  readonly #maxBatch: number;
+  #pending: Pending<I, O>[] = [];
   #running = 0;
 
-  constructor(db: Db, opts: AcceptBatcherOptions) {
-    this.#db = db;
-    this.#opts = { maxConcurrent: Math.max(1, opts.maxConcurrent), maxBatch: Math.max(1, opts.maxBatch) };
+  /** run: one result per item, in the items' order. */
+  constructor(run: (items: I[]) => Promise<O[]>, opts: BatcherOptions) {
+    this.#run = run;
+    this.#maxConcurrent = Math.max(1, opts.maxConcurrent);
+    this.#maxBatch = Math.max(1, opts.maxBatch);
   }
 
-  /** Accepts one send together with whatever else is pending; settles once its batch committed. */
-  accept(item: AcceptItem): Promise<AcceptOutcome> {
+  /** Runs one item together with whatever else is pending; settles once its batch is done. */
+  call(item: I): Promise<O> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ item, resolve, reject });
       this.#pump();
@@ -47,8 +48,8 @@ export class AcceptBatcher {
   }
 
   #pump(): void {
-    while (this.#running < this.#opts.maxConcurrent && this.#pending.length > 0) {
-      const batch = this.#pending.splice(0, this.#opts.maxBatch);
+    while (this.#running < this.#maxConcurrent && this.#pending.length > 0) {
+      const batch = this.#pending.splice(0, this.#maxBatch);
       this.#running++;
       void this.#flush(batch).finally(() => {
         this.#running--;
@@ -57,13 +58,10 @@ export class AcceptBatcher {
     }
   }
 
-  async #flush(batch: Pending[]): Promise<void> {
+  async #flush(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const outcomes = await acceptMessages(
-        this.#db,
-        batch.map((p) => p.item),
-      );
-      for (const [i, p] of batch.entries()) p.resolve(outcomes[i]!);
+      const results = await this.#run(batch.map((p) => p.item));
+      for (const [i, p] of batch.entries()) p.resolve(results[i]!);
     } catch (err) {
       for (const p of batch) p.reject(err);
     }

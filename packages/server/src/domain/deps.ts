@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { AcceptBatcher } from '../db/accept-batcher.js';
+import type { Batcher } from '../db/batcher.js';
+import type { AcceptItem, AcceptOutcome, SendContext, SendContextQuery } from '../db/repositories/send.js';
 import type { Db } from '../db/schema.js';
 import type { QueueSignal } from '../delivery/queue-signal.js';
 import type { KeyLookupCache } from './auth/authenticate.js';
@@ -22,6 +23,10 @@ export interface Deps {
   /** Wakes delivery workers after an accept. */
   queue: QueueSignal;
   keys: ServiceKeys;
-  /** Group commit of accepts (one per process: its batches share transactions). */
-  accepts: AcceptBatcher;
+  /** POST /v1/send's reads and accepts, batched per process (db/batcher.ts, runtime.ts). */
+  send: {
+    reads: Batcher<SendContextQuery, SendContext>;
+    /** Group commit: sends accepted at the same moment share one transaction. */
+    accepts: Batcher<AcceptItem, AcceptOutcome>;
+  };
 }

@@ -36,23 +36,33 @@ export interface SendContext {
   recipient: RecipientRow | undefined;
 }
 
+export interface SendContextQuery {
+  tenantId: string;
+  projectId: string;
+  environmentId: string;
+  email: string;
+  idempotencyKey: string | undefined;
+  now: Date;
+}
+
 /**
- * Every read the send checks need, in one round trip: the idempotency record (step 3), the
- * custom sending domains (step 7) and the recipient's state (step 9). The checks themselves run
- * in DESIGN.md §3 order in the use-case.
+ * Every read the send checks need, for a batch of sends in one round trip: per send, the
+ * idempotency record (step 3), the custom sending domains (step 7) and the recipient's state
+ * (step 9). The checks themselves run in DESIGN.md §3 order in the use-case. One result per
+ * query, in the queries' order.
  */
-export async function readSendContext(
-  db: Db,
-  q: {
-    tenantId: string;
-    projectId: string;
-    environmentId: string;
-    email: string;
-    idempotencyKey: string | undefined;
-    now: Date;
-  },
-): Promise<SendContext> {
+export async function readSendContexts(db: Db, queries: readonly SendContextQuery[]): Promise<SendContext[]> {
+  const payload = queries.map((q, n) => ({
+    n,
+    tenant_id: q.tenantId,
+    project_id: q.projectId,
+    environment_id: q.environmentId,
+    email: q.email,
+    key: q.idempotencyKey ?? null,
+    now: q.now.toISOString(),
+  }));
   const { rows } = await sql<{
+    n: number;
     domains: SendingDomainRow[];
     hasRecipient: boolean;
     unsubscribedAt: Date | null;
@@ -64,13 +74,14 @@ export async function readSendContext(
     messageId: string | null;
   }>`
     SELECT
+      q.n,
       (SELECT coalesce(json_agg(json_build_object(
                 'domain', d.domain, 'scope', d.scope, 'status', d.status,
                 'projectId', d.project_id, 'environmentId', d.environment_id) ORDER BY d.created_at), '[]')
          FROM sending_domains d
-        WHERE d.tenant_id = ${q.tenantId}
-          AND (d.environment_id = ${q.environmentId}
-               OR (d.scope = 'project' AND d.project_id = ${q.projectId})
+        WHERE d.tenant_id = q.tenant_id
+          AND (d.environment_id = q.environment_id
+               OR (d.scope = 'project' AND d.project_id = q.project_id)
                OR d.scope = 'tenant')) AS domains,
       r.email IS NOT NULL AS "hasRecipient",
       r.unsubscribed_at AS "unsubscribedAt",
@@ -80,28 +91,37 @@ export async function readSendContext(
       r.suppressed_until AS "suppressedUntil",
       i.request_sha256 AS "requestSha256",
       i.message_id AS "messageId"
-    FROM (VALUES (1)) AS one (x)
-    LEFT JOIN recipients r ON r.environment_id = ${q.environmentId} AND r.email = ${q.email}
+    FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS q (
+      n integer, tenant_id text, project_id text, environment_id text, email text, key text,
+      now timestamptz)
+    LEFT JOIN recipients r ON r.environment_id = q.environment_id AND r.email = q.email
     LEFT JOIN idempotency_keys i
-      ON i.environment_id = ${q.environmentId} AND i.key = ${q.idempotencyKey ?? null} AND i.expires_at > ${q.now}
+      ON i.environment_id = q.environment_id AND i.key = q.key AND i.expires_at > q.now
   `.execute(db);
-  const row = rows[0]!;
-  return {
-    idempotency:
-      row.requestSha256 && row.messageId
-        ? { requestSha256: row.requestSha256, messageId: row.messageId }
+  const contexts = new Array<SendContext>(queries.length);
+  for (const row of rows) {
+    contexts[row.n] = {
+      idempotency:
+        row.requestSha256 && row.messageId
+          ? { requestSha256: row.requestSha256, messageId: row.messageId }
+          : undefined,
+      domains: row.domains,
+      recipient: row.hasRecipient
+        ? {
+            unsubscribedAt: row.unsubscribedAt,
+            resubscribedAt: row.resubscribedAt,
+            complainedAt: row.complainedAt,
+            cooldownUntil: row.cooldownUntil,
+            suppressedUntil: row.suppressedUntil,
+          }
         : undefined,
-    domains: row.domains,
-    recipient: row.hasRecipient
-      ? {
-          unsubscribedAt: row.unsubscribedAt,
-          resubscribedAt: row.resubscribedAt,
-          complainedAt: row.complainedAt,
-          cooldownUntil: row.cooldownUntil,
-          suppressedUntil: row.suppressedUntil,
-        }
-      : undefined,
-  };
+    };
+  }
+  // filter() skips holes: an index missing from the rows shows as a shorter list.
+  if (contexts.filter(Boolean).length !== queries.length) {
+    throw new Error(`read ${rows.length} send contexts for ${queries.length} queries`);
+  }
+  return contexts;
 }
 
 export interface AcceptedMessage {

@@ -7,7 +7,7 @@ import {
   TemplateVersionNotFoundError,
   validateTemplateData,
 } from '@mailsvc/templates';
-import { findIdempotencyRecord, readSendContext } from '../../db/repositories/send.js';
+import { findIdempotencyRecord } from '../../db/repositories/send.js';
 import type { TemplateCategory } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -150,9 +150,9 @@ export async function sendMessage(
   const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
   const digest = idempotencyKey ? requestDigest(input) : undefined;
 
-  // One read for steps 3, 7 and 9 (idempotency record, sending domains, recipient); the checks
-  // still answer in DESIGN.md §3 order below.
-  const context = await readSendContext(deps.db, {
+  // One read for steps 3, 7 and 9 (idempotency record, sending domains, recipient), shared with
+  // the other sends read at the same moment; the checks still answer in DESIGN.md §3 order below.
+  const context = await deps.send.reads.call({
     tenantId: auth.tenantId,
     projectId: auth.projectId,
     environmentId: auth.environmentId,
@@ -225,9 +225,9 @@ export async function sendMessage(
   if (refusal) throw new ApiError(refusal, REFUSAL_MESSAGES[refusal]);
 
   // 10. quota and 11. accept, in one transaction shared with the other sends being accepted at
-  // the same moment (group commit, db/accept-batcher.ts); settles once that transaction committed.
+  // the same moment (group commit, db/batcher.ts); settles once that transaction committed.
   const messageId = newId('msg', now.getTime());
-  const outcome = await deps.accepts.accept({
+  const outcome = await deps.send.accepts.call({
     message: {
       id: messageId,
       tenantId: auth.tenantId,
