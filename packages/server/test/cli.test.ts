@@ -150,6 +150,14 @@ describe.runIf(backend === 'pglite')('embedded database held by mailsvc start', 
     expect(r.stderr).toContain(`pid ${server!.child.pid}`);
   });
 
+  it('refuses mailsvc api on the embedded database, where no worker could deliver what it accepts', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-api-'));
+    const r = await run(['api'], baseEnv(empty));
+    fs.rmSync(empty, { recursive: true, force: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('needs DATABASE_URL');
+  });
+
   it('sends admin commands from a second terminal to the running server', async () => {
     const r = await run(['admin', 'bootstrap', '--json'], baseEnv(dir()));
     expect(r.stderr).toBe('');

@@ -271,6 +271,41 @@ describe('before each attempt', () => {
   });
 });
 
+describe('leases', () => {
+  it('renews the lease of a message still being sent, so no other worker takes it over', async () => {
+    const slow = await startSmtpSink({ slowMs: 1500 });
+    const lease = 1000;
+    const transport = smtpTransport({ url: slow.url, poolSize: 1 });
+    const a = new DeliveryWorker(h.runtime.deps, transport, {
+      concurrency: 2,
+      leaseMs: lease,
+      pollMs: 60 * MINUTE,
+    });
+    const b = new DeliveryWorker(h.runtime.deps, transport, {
+      concurrency: 2,
+      leaseMs: lease,
+      pollMs: 60 * MINUTE,
+    });
+    await worker.drain();
+    const to = address('slow');
+    const id = await send(login(to));
+    a.start();
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    await sleep(100);
+    expect(await message(id)).toMatchObject({ status: 'sending' });
+    // past the first lease, but within the one the heartbeat (every lease/3) has renewed since
+    h.clock.advance(lease - 100);
+    await sleep(500);
+    h.clock.advance(lease - 100);
+    expect(await b.runOnce()).toBe(0);
+    await a.stop();
+    expect(await message(id)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(slow.received).toHaveLength(1);
+    await transport.close();
+    await slow.close();
+  });
+});
+
 describe('headers and signature', () => {
   it('adds RFC 8058 List-Unsubscribe headers and the footer link to notification templates', async () => {
     const to = address('notify');

@@ -35,6 +35,14 @@ async function ensureDevKey(deps: Deps, dataDir: string): Promise<string> {
 
 export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): Promise<number> {
   const config = loadConfig();
+  if (mode === 'api' && !config.DATABASE_URL) {
+    // The embedded database admits one process: a separate worker could never deliver what
+    // this API accepts.
+    io.stderr(
+      'mailsvc api: needs DATABASE_URL (PostgreSQL). On the embedded database run `mailsvc start`, which runs the API and the delivery worker in one process.',
+    );
+    return 1;
+  }
   const runtime = await openRuntime(config, { command: mode });
   const { deps, database } = runtime;
   const adminToken = resolveAdminToken(config);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { classifySmtpError } from './classify.js';
 
-const reply = (responseCode: number, response: string) => ({ code: 'EENVELOPE', responseCode, response });
+const reply = (responseCode: number, response: string, command = 'RCPT TO') => ({
+  code: 'EENVELOPE',
+  command,
+  responseCode,
+  response,
+});
 
 describe('classifySmtpError', () => {
   it.each([
@@ -29,8 +34,26 @@ describe('classifySmtpError', () => {
       'hard_fail',
       false,
     ],
-    ['a bare 550 bounces the recipient', reply(550, '550 No such user here'), 'hard_fail', true],
+    ['a bare 550 at RCPT bounces the recipient', reply(550, '550 No such user here'), 'hard_fail', true],
     ['a bare 554 fails without bouncing', reply(554, '554 Transaction failed'), 'hard_fail', false],
+    [
+      'a refused MAIL FROM (5.1.8, bounce domain not published) fails without bouncing',
+      reply(553, '553 5.1.8 Sender address rejected: Domain not found', 'MAIL FROM'),
+      'hard_fail',
+      false,
+    ],
+    [
+      'a bare 550 after DATA fails without bouncing',
+      reply(550, '550 looks like spam', 'DATA'),
+      'hard_fail',
+      false,
+    ],
+    [
+      'a number in the text is not an enhanced code',
+      reply(554, '554 Your IP 203.5.1.2 is listed'),
+      'hard_fail',
+      false,
+    ],
     ['451 4.7.1 greylisting is soft', reply(451, '451 4.7.1 try again later'), 'soft_fail', undefined],
     ['421 service unavailable is soft', reply(421, '421 closing'), 'soft_fail', undefined],
   ])('%s', (_name, err, kind, isRecipientBounce) => {
@@ -47,6 +70,16 @@ describe('classifySmtpError', () => {
     expect(
       classifySmtpError({ code: 'EAUTH', responseCode: 535, response: '535 5.7.8 bad creds' }).kind,
     ).toBe('soft_fail');
+  });
+
+  it('fails a message over the relay size limit at once', () => {
+    expect(
+      classifySmtpError({
+        code: 'EMESSAGE',
+        command: 'MAIL FROM',
+        message: 'Message size larger than allowed 1000',
+      }),
+    ).toMatchObject({ kind: 'hard_fail', isRecipientBounce: false });
   });
 
   it('keeps the reply code and the enhanced code', () => {

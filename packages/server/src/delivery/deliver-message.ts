@@ -143,9 +143,16 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
     unsubscribeUrl: unsubscribe,
   });
 
-  // sign
-  const key = await deps.dkimKeyFor(m.sendingDomain);
-  if (key) raw = await signMessage(raw, key);
+  // sign: a domain whose key cannot be used fails its messages rather than sending them unsigned
+  try {
+    const key = await deps.dkimKeyFor(m.sendingDomain);
+    if (key) raw = await signMessage(raw, key);
+  } catch (err) {
+    deps.log.error({ err, messageId: m.id, domain: m.sendingDomain }, 'DKIM signing failed');
+    return end('failed', {
+      error: { code: 'dkim_failed', message: `The DKIM key of ${m.sendingDomain} could not be used.` },
+    });
+  }
 
   // send
   const outcome = await deps.transport.send({

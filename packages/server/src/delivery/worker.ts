@@ -2,7 +2,7 @@
 // up. Woken by the queue signal (new accepts) and by a fallback poll (retries falling due,
 // leases of crashed workers running out).
 import { randomBytes } from 'node:crypto';
-import { claimMessages, findDkimKey } from '../db/repositories/queue.js';
+import { claimMessages, extendLeases, findDkimKey } from '../db/repositories/queue.js';
 import type { Deps } from '../domain/deps.js';
 import { type DeliveryDeps, deliverMessage } from './deliver-message.js';
 import { type DkimKey, parseDkimKey } from './dkim.js';
@@ -24,7 +24,12 @@ export class DeliveryWorker {
   private isWakePending = false;
   /** False after a claim found fewer messages than it asked for: only a signal or poll re-checks. */
   private mayHaveMore = true;
+  /** Bumped by every signal and poll: a claim that raced a signal must not clear mayHaveMore. */
+  private newsSeq = 0;
   private poll: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** Claim token → messages of that claim still being attempted; their leases are kept alive. */
+  private readonly activeClaims = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
   private idleWaiters: (() => void)[] = [];
   private readonly dkimCache = new Map<string, { key: DkimKey | null; until: number }>();
@@ -42,6 +47,19 @@ export class DeliveryWorker {
     this.isRunning = true;
     this.unsubscribe = this.deps.queue.subscribe(() => this.wake(true));
     this.poll = setInterval(() => this.wake(true), this.opts.pollMs);
+    // A slow relay must not let the lease of a message still queued in this process run out
+    // (another worker would send it again): renew the leases of every claim in flight.
+    this.heartbeat = setInterval(
+      () => {
+        const now = this.deps.clock.now();
+        extendLeases(
+          this.deps.db,
+          [...this.activeClaims.keys()],
+          new Date(now.getTime() + this.opts.leaseMs),
+        ).catch((err) => this.deps.log.error({ err }, 'renewing leases failed'));
+      },
+      Math.max(250, Math.floor(this.opts.leaseMs / 3)),
+    );
     this.wake(true);
   }
 
@@ -49,6 +67,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.isRunning = false;
     clearInterval(this.poll);
+    clearInterval(this.heartbeat);
     this.unsubscribe?.();
     while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
   }
@@ -68,7 +87,10 @@ export class DeliveryWorker {
   }
 
   private wake(isNews: boolean): void {
-    if (isNews) this.mayHaveMore = true;
+    if (isNews) {
+      this.newsSeq++;
+      this.mayHaveMore = true;
+    }
     if (!this.isRunning || !this.mayHaveMore) return;
     if (this.isClaiming) {
       this.isWakePending = true;
@@ -85,8 +107,9 @@ export class DeliveryWorker {
         const free = this.opts.concurrency - this.inFlight;
         // Claim in batches: wait for a quarter of the slots unless the worker is idle.
         if (free <= 0 || (this.inFlight > 0 && free < Math.ceil(this.opts.concurrency / 4))) break;
+        const seq = this.newsSeq;
         const batch = await this.claim(free);
-        if (batch.length < free) this.mayHaveMore = false;
+        if (batch.length < free && seq === this.newsSeq) this.mayHaveMore = false;
         for (const m of batch) {
           this.inFlight++;
           void this.attempt(m).finally(() => {
@@ -104,14 +127,17 @@ export class DeliveryWorker {
     }
   }
 
-  private claim(limit: number) {
+  private async claim(limit: number) {
     const now = this.deps.clock.now();
-    return claimMessages(this.deps.db, {
+    const claimToken = randomBytes(12).toString('base64url');
+    const batch = await claimMessages(this.deps.db, {
       now,
       limit,
       lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
-      claimToken: randomBytes(12).toString('base64url'),
+      claimToken,
     });
+    if (batch.length > 0) this.activeClaims.set(claimToken, batch.length);
+    return batch;
   }
 
   private async attempt(m: Parameters<typeof deliverMessage>[1]): Promise<void> {
@@ -120,6 +146,10 @@ export class DeliveryWorker {
     } catch (err) {
       // The lease runs out and another attempt follows; nothing is lost.
       this.deps.log.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');
+    } finally {
+      const left = (this.activeClaims.get(m.claimToken) ?? 1) - 1;
+      if (left > 0) this.activeClaims.set(m.claimToken, left);
+      else this.activeClaims.delete(m.claimToken);
     }
   }
 

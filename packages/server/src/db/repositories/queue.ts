@@ -77,7 +77,7 @@ export async function claimMessages(
     UPDATE messages m
     SET status = 'sending', locked_until = ${q.lockedUntil}, claim_token = ${q.claimToken}, updated_at = ${q.now}
     FROM projects p, environments e
-    WHERE m.id IN (SELECT id FROM due UNION ALL SELECT id FROM stale)
+    WHERE m.id IN (SELECT id FROM (SELECT id FROM due UNION ALL SELECT id FROM stale) c LIMIT ${q.limit})
       AND p.id = m.project_id AND e.id = m.environment_id
     RETURNING m.id, m.tenant_id, m.project_id, m.environment_id, m.template_id, m.template_version,
       m.category, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain, m.data,
@@ -185,6 +185,17 @@ export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> 
     FROM updated
     RETURNING message_id`.execute(db);
   return rows.length > 0;
+}
+
+/** Keeps the leases of messages still being attempted (one statement for every batch in flight). */
+export async function extendLeases(db: Db, claimTokens: string[], lockedUntil: Date): Promise<void> {
+  if (claimTokens.length === 0) return;
+  await db
+    .updateTable('messages')
+    .set({ locked_until: lockedUntil })
+    .where('status', '=', 'sending')
+    .where('claim_token', 'in', claimTokens)
+    .execute();
 }
 
 export async function findDkimKey(db: Db, domain: string) {
