@@ -2,7 +2,7 @@
 // re-check the recipient → render → build MIME → sign → send → record. Each step either hands on
 // to the next or ends the attempt with the status it records.
 import { getTemplate, renderVersion } from '@mailsvc/templates';
-import { type AttemptRecord, type ClaimedMessage, recordAttempt } from '../db/repositories/queue.js';
+import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
 import { maskEmail } from '../domain/email.js';
@@ -17,6 +17,8 @@ export interface DeliveryDeps extends Pick<Deps, 'db' | 'clock' | 'config' | 'lo
   transport: Transport;
   /** The DKIM key of a sending domain, or null when it has none. */
   dkimKeyFor(domain: string): Promise<DkimKey | null>;
+  /** Records an attempt (queue.ts); false when the claim was lost to another worker. */
+  record(r: AttemptRecord): Promise<boolean>;
 }
 
 type Ending = Omit<AttemptRecord, 'messageId' | 'claimToken' | 'now' | 'event'> & {
@@ -172,7 +174,7 @@ export async function deliverMessage(
   const now = deps.clock.now();
   const ending = await attempt(deps, m, now);
   const { eventDetails, ...fields } = ending;
-  const recorded = await recordAttempt(deps.db, {
+  const recorded = await deps.record({
     ...fields,
     messageId: m.id,
     claimToken: m.claimToken,

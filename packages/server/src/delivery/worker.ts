@@ -2,7 +2,15 @@
 // up. Woken by the queue signal (new accepts) and by a fallback poll (retries falling due,
 // leases of crashed workers running out).
 import { randomBytes } from 'node:crypto';
-import { claimMessages, extendLeases, findDkimKey } from '../db/repositories/queue.js';
+import { Batcher } from '../db/batcher.js';
+import {
+  type AttemptRecord,
+  claimMessages,
+  extendLeases,
+  findDkimKey,
+  recordAttempt,
+  recordAttempts,
+} from '../db/repositories/queue.js';
 import type { Deps } from '../domain/deps.js';
 import { type DeliveryDeps, deliverMessage } from './deliver-message.js';
 import { type DkimKey, parseDkimKey } from './dkim.js';
@@ -39,7 +47,18 @@ export class DeliveryWorker {
     transport: Transport,
     private readonly opts: WorkerOptions,
   ) {
-    this.delivery = { ...deps, transport, dkimKeyFor: (d) => this.dkimKeyFor(d) };
+    // Outcomes are recorded in batches (one statement for many messages); a bounce, which also
+    // updates the recipient, is recorded on its own.
+    const records = new Batcher<AttemptRecord, boolean>((rs) => recordAttempts(deps.db, rs), {
+      maxConcurrent: 2,
+      maxBatch: 100,
+    });
+    this.delivery = {
+      ...deps,
+      transport,
+      dkimKeyFor: (d) => this.dkimKeyFor(d),
+      record: (r) => (r.bounce ? recordAttempt(deps.db, r) : records.call(r)),
+    };
   }
 
   start(): void {

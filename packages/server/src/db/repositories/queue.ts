@@ -187,6 +187,54 @@ export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> 
   return rows.length > 0;
 }
 
+/**
+ * Many outcomes without a bounce in one statement (the worker batches them): each message's new
+ * status and its event, only where the claim token still matches. Returns, per record, whether it
+ * was recorded. Bounces go through recordAttempt, one at a time: two bounces of one address in a
+ * single upsert would touch its recipients row twice.
+ */
+export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<boolean[]> {
+  if (records.some((r) => r.bounce)) throw new Error('recordAttempts does not take bounces');
+  const items = records.map((r) => ({
+    message_id: r.messageId,
+    claim_token: r.claimToken,
+    status: r.status,
+    attempted: r.isAttempt ? 1 : 0,
+    next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
+    error: r.error,
+    is_final: FINAL.has(r.status),
+    event_id: r.event.id,
+    event_details: r.event.details,
+    now: r.now.toISOString(),
+  }));
+  const { rows } = await sql<{ message_id: string }>`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
+        message_id text, claim_token text, status text, attempted int, next_attempt_at timestamptz,
+        error jsonb, is_final boolean, event_id text, event_details jsonb, now timestamptz)
+    ), updated AS (
+      UPDATE messages m SET
+        status = i.status,
+        attempts = m.attempts + i.attempted,
+        next_attempt_at = COALESCE(i.next_attempt_at, m.next_attempt_at),
+        locked_until = NULL,
+        claim_token = NULL,
+        last_error = i.error,
+        sent_at = CASE WHEN i.status = 'sent' THEN i.now ELSE m.sent_at END,
+        data = CASE WHEN i.is_final THEN NULL ELSE m.data END,
+        updated_at = i.now
+      FROM input i
+      WHERE m.id = i.message_id AND m.claim_token = i.claim_token
+      RETURNING m.id, m.tenant_id
+    )
+    INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
+    SELECT i.event_id, u.id, u.tenant_id, i.status, i.event_details, i.now
+    FROM updated u JOIN input i ON i.message_id = u.id
+    RETURNING message_id`.execute(db);
+  const recorded = new Set(rows.map((r) => r.message_id));
+  return records.map((r) => recorded.has(r.messageId));
+}
+
 /** Keeps the leases of messages still being attempted (one statement for every batch in flight). */
 export async function extendLeases(db: Db, claimTokens: string[], lockedUntil: Date): Promise<void> {
   if (claimTokens.length === 0) return;
