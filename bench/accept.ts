@@ -119,7 +119,13 @@ async function createDatabase() {
 }
 
 function startChild(role: 'baseline' | 'app', databaseUrl: string): Promise<{ child: ChildProcess } & Ready> {
-  const child = fork(fileURLToPath(import.meta.url), [role, databaseUrl], { stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), [role, databaseUrl], {
+    stdio: 'inherit',
+    execArgv: [
+      ...process.execArgv,
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+    ],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, ...(m as Ready) }));
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));

@@ -27,6 +27,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.MAILSVC_TRUST_PROXY,
     return503OnClosing: true,
+    // One log line per request (below) instead of Fastify's two: logging is a visible share of
+    // the CPU an accept costs (bench/accept.ts profile).
+    disableRequestLogging: true,
     // Fastify's default strips unknown properties and coerces types; the contract is strict.
     ajv: { customOptions: ajvOptions, plugins: [addMailsvcFormats] },
     // Requests Node's HTTP parser rejects (control characters in headers, bad framing) still
@@ -50,6 +53,12 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      { req, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 },
+      'request completed',
+    );
   });
   installErrorHandling(app);
   installAuth(app, deps, opts.adminToken);
