@@ -100,6 +100,16 @@ describe('mailsvc admin', () => {
     expect(again.apiKey).not.toBe(out.apiKey);
   });
 
+  it('prints the usage for start, api and worker --help instead of starting them', async () => {
+    const r = await run(
+      ['worker', '--help'],
+      baseEnv(fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-help-'))),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: mailsvc <command>');
+    expect(r.stdout).not.toContain('is running');
+  });
+
   it('gives a one-line error and exit 2 for bad arguments', async () => {
     for (const args of [
       ['admin', 'plans', 'create', '--id', 'x', '--monthly-limit', 'many', '--overage-allowed', 'true'],

@@ -267,6 +267,19 @@ describe('POST /v1/send errors', () => {
     expect(row).toEqual({ from_email: `notifications@${domain}`, sending_domain: domain });
   });
 
+  it('refuses a second sending domain for the same project with conflict', async () => {
+    const t = await seedScope(h);
+    const suffix = t.projectId.slice(-8).toLowerCase();
+    await h.admin('domains.add', { domain: `one-${suffix}.example.com`, project: t.projectId });
+    await expect(
+      h.admin('domains.add', { domain: `two-${suffix}.example.com`, project: t.projectId }),
+    ).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    // an environment of that project may have its own
+    await h.admin('domains.add', { domain: `env-${suffix}.example.com`, environment: t.environmentId });
+  });
+
   it('refuses paused and blocked environments with 403 app_paused and app_blocked', async () => {
     const t = await seedScope(h);
     await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'paused' });
@@ -395,6 +408,33 @@ describe('idempotency', () => {
     );
     expect(again.json()).toEqual({ ...first.json(), idempotent: true });
     expect(await countMessages(t.environmentId)).toBe(1);
+  });
+
+  it('treats an omitted templateVersion and the version it resolves to, and the address in any case, as the same request', async () => {
+    const t = await seedScope(h);
+    const first = await send(t.apiKey, LOGIN, { 'idempotency-key': 'same-send' });
+    const again = await send(
+      t.apiKey,
+      { ...LOGIN, to: 'JANE@example.com', templateVersion: 'v1' },
+      { 'idempotency-key': 'same-send' },
+    );
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({ ...first.json(), idempotent: true });
+    // welcome's latest is v2: naming v1 is a different request
+    await send(
+      t.apiKey,
+      { templateId: 'welcome', to: 'a@example.com', data: {} },
+      { 'idempotency-key': 'w' },
+    );
+    await expectError(
+      await send(
+        t.apiKey,
+        { templateId: 'welcome', to: 'a@example.com', data: {}, templateVersion: 'v1' },
+        { 'idempotency-key': 'w' },
+      ),
+      409,
+      'idempotency_key_reused',
+    );
   });
 
   it('refuses the same key with a different request with 409 idempotency_key_reused', async () => {

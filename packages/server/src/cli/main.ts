@@ -33,6 +33,14 @@ export const processIo: Io = {
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [command, ...rest] = argv;
+  // Commands that start something print the usage for --help instead of starting.
+  if (
+    ['start', 'api', 'worker', 'wrapper', 'migrate'].includes(command ?? '') &&
+    (rest.includes('--help') || rest.includes('-h'))
+  ) {
+    io.stdout(USAGE);
+    return 0;
+  }
   try {
     switch (command) {
       case 'start':

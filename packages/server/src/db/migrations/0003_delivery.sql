@@ -20,3 +20,8 @@ CREATE TABLE service_secrets (
 -- Hard bounces in a row, each within 30 days of the previous: sets the cooldown length
 -- (24 h doubling) and, at 3, suppression (DESIGN.md §5).
 ALTER TABLE recipients ADD COLUMN bounce_streak integer NOT NULL DEFAULT 0;
+
+-- One sending domain per tenant, project or environment: the send rules pick "the" domain of
+-- the most specific scope, so a second one could never be used.
+CREATE UNIQUE INDEX sending_domains_one_per_scope
+  ON sending_domains (tenant_id, COALESCE(project_id, ''), COALESCE(environment_id, ''));

@@ -116,6 +116,22 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
     const e = await requireEnvironment(deps.db, input.environment!);
     owner = { tenant_id: e.tenant_id, project_id: e.project_id, environment_id: e.id, scope: 'environment' };
   }
+  const taken = await deps.db
+    .selectFrom('sending_domains')
+    .select('domain')
+    .where('tenant_id', '=', owner.tenant_id)
+    .where((eb) =>
+      owner.project_id ? eb('project_id', '=', owner.project_id) : eb('project_id', 'is', null),
+    )
+    .where((eb) =>
+      owner.environment_id
+        ? eb('environment_id', '=', owner.environment_id)
+        : eb('environment_id', 'is', null),
+    )
+    .executeTakeFirst();
+  if (taken) {
+    throw new ApiError('conflict', `This ${owner.scope} already has the sending domain ${taken.domain}.`);
+  }
   const now = deps.clock.now();
   const dkim = generateDkimKeyPair(now);
   const row = await deps.db

@@ -67,6 +67,20 @@ export function checkIdempotencyKey(header: string | string[] | undefined): stri
   return value;
 }
 
+/**
+ * What "the same request" means for an Idempotency-Key: the body with the recipient normalised
+ * and the template version resolved, so that an omitted version and the version it resolves to
+ * (the wrapper always sends one), or Jane@Example.com and jane@example.com, are the same send.
+ * An unknown template or version is kept as sent: that request fails later anyway.
+ */
+function comparableRequest(input: SendInput, to: string): SendInput {
+  let templateVersion = input.templateVersion;
+  try {
+    templateVersion = getTemplate(input.templateId, input.templateVersion).version.version;
+  } catch {}
+  return { ...input, to, ...(templateVersion !== undefined && { templateVersion }) };
+}
+
 function findVersion(input: SendInput): TemplateVersion {
   try {
     return getTemplate(input.templateId, input.templateVersion).version;
@@ -148,7 +162,7 @@ export async function sendMessage(
   if (!to.ok)
     throw new ApiError('invalid_request', `to ${to.reason}.`, [{ path: '/to', message: to.reason }]);
   const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
-  const digest = idempotencyKey ? requestDigest(input) : undefined;
+  const digest = idempotencyKey ? requestDigest(comparableRequest(input, to.address)) : undefined;
 
   // One read for steps 3, 7 and 9 (idempotency record, sending domains, recipient), shared with
   // the other sends read at the same moment; the checks still answer in DESIGN.md §3 order below.
