@@ -132,6 +132,22 @@ describe('HTTP conventions', () => {
     expect(JSON.stringify(body)).not.toContain('hunter2');
     expect(h.logs.join('')).toContain(body.error.requestId);
   });
+
+  it('logs one line per request, with method, path without the query, status and request id', async () => {
+    const res = await h.request({
+      method: 'GET',
+      url: '/healthz?token=abc',
+      headers: { authorization: 'Bearer x' },
+    });
+    const lines = h.logs.map((l) => JSON.parse(l)).filter((l) => l.reqId === res.headers['x-request-id']);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'GET', path: '/healthz' },
+      res: { statusCode: res.statusCode },
+    });
+    expect(JSON.stringify(lines[0])).not.toContain('abc');
+  });
 });
 
 describe('admin API', () => {
