@@ -149,7 +149,7 @@ export type AcceptOutcome =
   /** A live record holds this Idempotency-Key (committed first, or an earlier send of the batch). */
   | { kind: 'idempotency_taken' };
 
-/** One send to accept, as accept_messages() takes it (0005_accept_batch.sql). */
+/** One send to accept, as accept_messages() takes it (0004_accept_batch.sql). */
 export interface AcceptItem {
   message: AcceptedMessage;
   period: string;
@@ -160,7 +160,7 @@ export interface AcceptItem {
 
 /**
  * One statement, so one round trip and one transaction for a whole batch: accept_messages()
- * (0005_accept_batch.sql) claims each idempotency record, inserts each message (the queue entry)
+ * (0004_accept_batch.sql) claims each idempotency record, inserts each message (the queue entry)
  * and its event, and counts usage once per tenant and environment; the tenant never passes a
  * no-overage limit under any concurrency. Returns one outcome per item, in the items' order.
  * A database error undoes the whole batch.

@@ -3,7 +3,7 @@
 -- one update of each usage counter row, instead of one transaction per send. The counter rows
 -- are hot (every send of a tenant updates the same row and holds its lock until its commit is
 -- on disk), so one flush per batch instead of one per send is what lets a tenant go faster than
--- one send per fsync. Replaces accept_message() (0004), which nothing calls any more.
+-- one send per fsync.
 --
 -- p_items: a JSON array of sends (keys as in the jsonb_to_record column list below;
 -- request_sha256 in hex; idempotency_key NULL without an Idempotency-Key). Returns one row per
@@ -31,7 +31,6 @@
 -- The quota: the check of each item sees the committed count (read under the lock) plus the
 -- items already accepted in this batch, so the tenant never passes a no-overage limit, across
 -- batches, connections and API processes alike.
-DROP FUNCTION accept_message;
 
 CREATE FUNCTION accept_messages(p_items jsonb) RETURNS TABLE (idx integer, outcome text)
 LANGUAGE plpgsql
