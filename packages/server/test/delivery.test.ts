@@ -273,7 +273,7 @@ describe('before each attempt', () => {
 
 describe('leases', () => {
   it('renews the lease of a message still being sent, so no other worker takes it over', async () => {
-    const slow = await startSmtpSink({ slowMs: 1500 });
+    const slow = await startSmtpSink({ slowMs: 3000 });
     const lease = 1000;
     const transport = smtpTransport({ url: slow.url, poolSize: 1 });
     const a = new DeliveryWorker(h.runtime.deps, transport, {
@@ -295,7 +295,8 @@ describe('leases', () => {
     expect(await message(id)).toMatchObject({ status: 'sending' });
     // past the first lease, but within the one the heartbeat (every lease/3) has renewed since
     h.clock.advance(lease - 100);
-    await sleep(500);
+    // at least two heartbeats (every lease/3 of real time) fall in this wait
+    await sleep(900);
     h.clock.advance(lease - 100);
     expect(await b.runOnce()).toBe(0);
     await a.stop();
