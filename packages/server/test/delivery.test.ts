@@ -263,7 +263,7 @@ describe('before each attempt', () => {
         nextAttemptAt: null,
         error: null,
         bounce: false,
-        event: { id: 'evt_X', type: 'failed', details: {} },
+        event: { id: 'evt_X', details: {} },
         now: h.clock.now(),
       }),
     ).toBe(false);

@@ -178,7 +178,7 @@ export async function deliverMessage(
     ...fields,
     messageId: m.id,
     claimToken: m.claimToken,
-    event: { id: newId('evt', now.getTime()), type: ending.status, details: eventDetails },
+    event: { id: newId('evt', now.getTime()), details: eventDetails },
     now: deps.clock.now(),
   });
   const log = { messageId: m.id, to: maskEmail(m.toEmail), status: ending.status, attempt: m.attempts + 1 };

@@ -130,7 +130,8 @@ export interface AttemptRecord {
   isAttempt: boolean;
   nextAttemptAt: Date | null;
   error: { code: string; message: string } | null;
-  event: { id: string; type: string; details: Record<string, unknown> };
+  /** The event recorded with it; its type is the new status. */
+  event: { id: string; details: Record<string, unknown> };
   /** A hard bounce: raise the recipient's count and start (or lengthen) the cooldown. */
   bounce: boolean;
   now: Date;
@@ -140,57 +141,10 @@ const FINAL = new Set(['sent', 'bounced', 'failed', 'suppressed', 'expired']);
 const DAY_MS = 86_400_000;
 
 /**
- * One statement: the message's new status (template data dropped at a final status), its
- * event, and for a hard bounce the recipient's bounce state. Only the holder of the claim token
- * may record; returns false when the lease was lost to another worker.
- */
-export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> {
-  const isFinal = FINAL.has(r.status);
-  const since = new Date(r.now.getTime() - 30 * DAY_MS);
-  const { rows } = await sql<{ message_id: string }>`
-    WITH updated AS (
-      UPDATE messages SET
-        status = ${r.status},
-        attempts = attempts + ${r.isAttempt ? 1 : 0},
-        next_attempt_at = COALESCE(${r.nextAttemptAt}::timestamptz, next_attempt_at),
-        locked_until = NULL,
-        claim_token = NULL,
-        last_error = ${r.error ? JSON.stringify(r.error) : null}::jsonb,
-        sent_at = CASE WHEN ${r.status}::text = 'sent' THEN ${r.now}::timestamptz ELSE sent_at END,
-        data = CASE WHEN ${isFinal}::boolean THEN NULL ELSE data END,
-        updated_at = ${r.now}
-      WHERE id = ${r.messageId} AND claim_token = ${r.claimToken}
-      RETURNING id, tenant_id, environment_id, to_email
-    ), bounced AS (
-      -- bounce_streak counts hard bounces each within 30 days of the previous one: the cooldown
-      -- is 24 h doubled per further bounce, and the third makes the address suppressed for 30 days.
-      INSERT INTO recipients AS r (environment_id, tenant_id, email, hard_bounce_count, bounce_streak,
-                                   last_hard_bounce_at, cooldown_until, created_at, updated_at)
-      SELECT environment_id, tenant_id, to_email, 1, 1, ${r.now}, ${r.now}::timestamptz + interval '24 hours',
-             ${r.now}, ${r.now}
-      FROM updated WHERE ${r.bounce}::boolean
-      ON CONFLICT (environment_id, email) DO UPDATE SET
-        hard_bounce_count = r.hard_bounce_count + 1,
-        bounce_streak = CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END,
-        last_hard_bounce_at = ${r.now},
-        cooldown_until = ${r.now}::timestamptz + interval '24 hours' *
-          power(2, LEAST(CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak ELSE 0 END, 10)),
-        suppressed_until = CASE WHEN r.last_hard_bounce_at > ${since} AND r.bounce_streak + 1 >= 3
-                                THEN ${r.now}::timestamptz + interval '30 days' ELSE r.suppressed_until END,
-        updated_at = ${r.now}
-      RETURNING 1
-    )
-    INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
-    SELECT ${r.event.id}, id, tenant_id, ${r.event.type}, ${JSON.stringify(r.event.details)}::jsonb, ${r.now}
-    FROM updated
-    RETURNING message_id`.execute(db);
-  return rows.length > 0;
-}
-
-/**
- * Many outcomes without a bounce in one statement (the worker batches them): each message's new
- * status and its event, only where the claim token still matches. Returns, per record, whether it
- * was recorded. Bounces go through recordAttempt, one at a time: two bounces of one address in a
+ * Many outcomes in one statement (the worker batches them): each message's new status (template
+ * data dropped at a final status) and its event, only where the claim token still matches — a
+ * worker whose lease was lost cannot overwrite its successor. Returns, per record, whether it was
+ * recorded. Bounces go through recordAttempt, one at a time: two bounces of one address in a
  * single upsert would touch its recipients row twice.
  */
 export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<boolean[]> {
@@ -233,6 +187,42 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
     RETURNING message_id`.execute(db);
   const recorded = new Set(rows.map((r) => r.message_id));
   return records.map((r) => recorded.has(r.messageId));
+}
+
+/**
+ * One outcome; for a hard bounce also the recipient's bounce state, in the same transaction.
+ * Returns false when the lease was lost to another worker (then nothing is written).
+ */
+export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> {
+  if (!r.bounce) return (await recordAttempts(db, [r]))[0]!;
+  return db.transaction().execute(async (trx) => {
+    const [recorded] = await recordAttempts(trx, [{ ...r, bounce: false }]);
+    if (recorded) await recordHardBounce(trx, r.messageId, r.now);
+    return recorded!;
+  });
+}
+
+/**
+ * bounce_streak counts hard bounces each within 30 days of the previous one: the cooldown is
+ * 24 h doubled per further bounce, and the third makes the address suppressed for 30 days.
+ */
+async function recordHardBounce(db: Db, messageId: string, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - 30 * DAY_MS);
+  await sql`
+    INSERT INTO recipients AS r (environment_id, tenant_id, email, hard_bounce_count, bounce_streak,
+                                 last_hard_bounce_at, cooldown_until, created_at, updated_at)
+    SELECT environment_id, tenant_id, to_email, 1, 1, ${now}, ${now}::timestamptz + interval '24 hours',
+           ${now}, ${now}
+    FROM messages WHERE id = ${messageId}
+    ON CONFLICT (environment_id, email) DO UPDATE SET
+      hard_bounce_count = r.hard_bounce_count + 1,
+      bounce_streak = CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END,
+      last_hard_bounce_at = ${now},
+      cooldown_until = ${now}::timestamptz + interval '24 hours' *
+        power(2, LEAST(CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak ELSE 0 END, 10)),
+      suppressed_until = CASE WHEN r.last_hard_bounce_at > ${since} AND r.bounce_streak + 1 >= 3
+                              THEN ${now}::timestamptz + interval '30 days' ELSE r.suppressed_until END,
+      updated_at = ${now}`.execute(db);
 }
 
 /** Keeps the leases of messages still being attempted (one statement for every batch in flight). */
