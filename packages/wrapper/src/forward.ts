@@ -1,16 +1,10 @@
 // POST /v1/send on the core, over kept-alive connections, bounded by a timeout.
 import http from 'node:http';
 import https from 'node:https';
+import type { Envelope } from './envelope.js';
 
-export interface CoreSendBody {
-  templateId: string;
-  to: string;
-  data: Record<string, unknown>;
-  templateVersion: string;
-  from?: string;
-  fromName?: string;
-  replyTo?: string;
-}
+/** The core's send body: the envelope with the route's templateId; the key travels as a header. */
+export type CoreSendBody = Omit<Envelope, 'idempotencyKey'> & { templateId: string };
 
 export interface CoreReply {
   status: number;
