@@ -6,7 +6,15 @@ import { claimMessages } from '../src/db/repositories/queue.js';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { verifyUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
-import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
+import {
+  backend,
+  bearer,
+  createHarness,
+  type Harness,
+  recipientRow,
+  type Scope,
+  seedScope,
+} from './harness.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 const require = createRequire(import.meta.url);
@@ -69,13 +77,7 @@ const events = async (id: string) =>
     .sort((a, b) => LIFECYCLE.indexOf(a) - LIFECYCLE.indexOf(b));
 const LIFECYCLE = ['accepted', 'deferred', 'sent', 'bounced', 'failed', 'suppressed', 'expired'];
 
-const recipient = (email: string, environmentId = s.environmentId) =>
-  h.runtime.deps.db
-    .selectFrom('recipients')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .where('email', '=', email)
-    .executeTakeFirst();
+const recipient = (email: string) => recipientRow(h, s.environmentId, email);
 
 const receivedFor = (to: string) => sink.received.filter((r) => r.rcptTo.includes(to));
 

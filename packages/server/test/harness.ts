@@ -157,3 +157,13 @@ export async function seedScope(
 }
 
 export const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
+
+/** The recipients row of an address in an environment, as stored; undefined when there is none. */
+export function recipientRow(h: Harness, environmentId: string, email: string) {
+  return h.runtime.deps.db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
+import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;
@@ -22,13 +22,7 @@ const get = (token: string) => h.request({ method: 'GET', url: `/u/${token}` });
 const post = (token: string, payload = ONE_CLICK, headers: Record<string, string> = FORM, query = '') =>
   h.request({ method: 'POST', url: `/u/${token}${query}`, headers, payload });
 
-const recipient = (environmentId: string, email: string) =>
-  h.runtime.deps.db
-    .selectFrom('recipients')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .where('email', '=', email)
-    .executeTakeFirst();
+const recipient = (environmentId: string, email: string) => recipientRow(h, environmentId, email);
 
 const auditEvents = (tenantId: string) =>
   h.runtime.deps.db
