@@ -126,6 +126,21 @@ describe('delivery outcomes', () => {
     expect(await recipient(to)).toBeUndefined();
   });
 
+  it('defers a 451 after DATA and delivers it on the retry: a 4xx at any stage is temporary', async () => {
+    const to = address('datasoft');
+    sink.script(to, 'data-soft', 1);
+    const id = await send(login(to));
+    await worker.drain();
+    expect(await message(id)).toMatchObject({ status: 'deferred', attempts: 1 });
+    expect((await message(id)).data).not.toBeNull();
+    expect((await message(id)).last_error).toMatchObject({ code: 'temporary_failure' });
+    h.clock.advance(MINUTE);
+    await worker.drain();
+    expect(await message(id)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(sink.received.filter((m) => m.rcptTo.includes(to))).toHaveLength(1);
+    expect(await events(id)).toEqual(['accepted', 'deferred', 'sent']);
+  });
+
   it('bounces on 550 5.1.1: status bounced, the recipient gets a hard bounce and a 24 h cooldown', async () => {
     const to = address('unknown');
     sink.script(to, 'unknown-user');

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 
-export type Script = 'ok' | 'soft' | 'unknown-user' | 'policy' | 'drop' | 'slow';
+/** The answer to RCPT TO, except `data-soft`: RCPT is accepted, then the end of DATA gets 451 4.3.0. */
+export type Script = 'ok' | 'soft' | 'unknown-user' | 'policy' | 'drop' | 'slow' | 'data-soft';
 
 export interface Received {
   mailFrom: string;
@@ -48,6 +49,11 @@ export async function startSmtpSink(
     authOptional: true,
     disabledCommands: opts.offerStartTls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     logger: false,
+    onMailFrom(_address, session, callback) {
+      // A pooled connection carries many transactions: the answers are per transaction.
+      (session as SMTPServerSession & { answers?: Script[] }).answers = [];
+      callback();
+    },
     onRcptTo(address, session, callback) {
       const to = address.address.toLowerCase();
       attempts.set(to, (attempts.get(to) ?? 0) + 1);
@@ -85,6 +91,7 @@ export async function startSmtpSink(
         const answers = (session as SMTPServerSession & { answers?: Script[] }).answers ?? [];
         const delay = answers.includes('slow') || opts.slowMs ? (opts.slowMs ?? 200) : 0;
         if (delay) await new Promise((r) => setTimeout(r, delay));
+        if (answers.includes('data-soft')) return callback(fail(451, '4.3.0 Queue full, try again later'));
         received.push({
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           rcptTo: session.envelope.rcptTo.map((r) => r.address),

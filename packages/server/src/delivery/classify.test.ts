@@ -55,6 +55,24 @@ describe('classifySmtpError', () => {
       false,
     ],
     ['451 4.7.1 greylisting is soft', reply(451, '451 4.7.1 try again later'), 'soft_fail', undefined],
+    [
+      'a 451 after DATA (nodemailer EMESSAGE with a reply code) is soft',
+      { code: 'EMESSAGE', command: 'DATA', responseCode: 451, response: '451 4.3.0 queue full' },
+      'soft_fail',
+      undefined,
+    ],
+    [
+      'a 452 after DATA for one recipient is soft',
+      { code: 'EMESSAGE', command: 'DATA', responseCode: 452, response: '452 4.2.2 over quota' },
+      'soft_fail',
+      undefined,
+    ],
+    [
+      'a 554 after DATA (EMESSAGE) fails without bouncing',
+      { code: 'EMESSAGE', command: 'DATA', responseCode: 554, response: '554 5.6.0 bad content' },
+      'hard_fail',
+      false,
+    ],
     ['421 service unavailable is soft', reply(421, '421 closing'), 'soft_fail', undefined],
   ])('%s', (_name, err, kind, isRecipientBounce) => {
     const outcome = classifySmtpError(err);

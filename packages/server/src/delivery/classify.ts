@@ -41,8 +41,11 @@ export function classifySmtpError(err: SmtpErrorLike): DeliveryOutcome {
     ...(smtpCode !== undefined && { smtpCode }),
     ...(enhancedCode && { enhancedCode }),
   };
-  // A message the relay can never take (over its size limit): retrying cannot help.
-  if (err.code === 'EMESSAGE') return { kind: 'hard_fail', ...base, isRecipientBounce: false };
+  // Our own refusal before sending (over the relay's advertised size limit, an empty message):
+  // no reply code, and retrying cannot help. nodemailer also uses EMESSAGE for any non-2xx answer
+  // to the end of DATA; those carry a reply code and are classified by it below (4xx is soft).
+  if (err.code === 'EMESSAGE' && smtpCode === undefined)
+    return { kind: 'hard_fail', ...base, isRecipientBounce: false };
   // No reply code: connection refused, dropped, timed out, TLS or DNS trouble — all temporary.
   // A failed AUTH is the relay's configuration, not the message: retry until it is fixed.
   if (smtpCode === undefined || err.code === 'EAUTH') return { kind: 'soft_fail', ...base };
