@@ -31,6 +31,7 @@ let h: Harness;
 let s: Scope;
 let sink: SmtpSink;
 let worker: DeliveryWorker;
+let transport: ReturnType<typeof smtpTransport>;
 const START = '2026-11-22T10:15:30.123Z';
 const MINUTE = 60_000;
 
@@ -38,7 +39,8 @@ beforeAll(async () => {
   h = await createHarness();
   s = await seedScope(h);
   sink = await startSmtpSink();
-  worker = new DeliveryWorker(h.runtime.deps, smtpTransport({ url: sink.url, poolSize: 2 }), {
+  transport = smtpTransport({ url: sink.url, poolSize: 2 });
+  worker = new DeliveryWorker(h.runtime.deps, transport, {
     concurrency: 8,
     leaseMs: 5 * MINUTE,
     pollMs: 60 * MINUTE,
@@ -47,6 +49,8 @@ beforeAll(async () => {
 afterEach(() => h.clock.set(START));
 afterAll(async () => {
   await worker.stop();
+  // Close the pooled connections first: the sink waits for open connections when it closes.
+  await transport.close();
   await sink.close();
   await h.close();
 });
@@ -232,7 +236,8 @@ describe('before each attempt', () => {
 
   it('claims security templates before transactional before notification', async () => {
     const t = await seedScope(h);
-    const solo = new DeliveryWorker(h.runtime.deps, smtpTransport({ url: sink.url, poolSize: 1 }), {
+    const soloTransport = smtpTransport({ url: sink.url, poolSize: 1 });
+    const solo = new DeliveryWorker(h.runtime.deps, soloTransport, {
       concurrency: 1,
       leaseMs: 5 * MINUTE,
       pollMs: 60 * MINUTE,
@@ -253,6 +258,32 @@ describe('before each attempt', () => {
     expect(order).toEqual([ids[2], ids[1], ids[0]]);
     expect(rows.every((r) => r.sent_at)).toBe(true);
     await solo.stop();
+    await soloTransport.close();
+  });
+
+  it("claims a crashed worker's messages before newer due mail, however much of it is waiting", async () => {
+    const to = address('stale-first');
+    const crashed = await send(login(to));
+    const now = h.clock.now();
+    await claimMessages(h.runtime.deps.db, {
+      now,
+      limit: 1,
+      lockedUntil: new Date(now.getTime() + MINUTE),
+      claimToken: 'crashed-worker',
+    });
+    for (let i = 0; i < 4; i++) await send(login(address('newer')));
+    h.clock.advance(MINUTE + 1);
+    const later = h.clock.now();
+    const claimed = await claimMessages(h.runtime.deps.db, {
+      now: later,
+      limit: 2,
+      lockedUntil: new Date(later.getTime() + MINUTE),
+      claimToken: 'next-worker',
+    });
+    expect(claimed.map((m) => m.id)).toContain(crashed);
+    h.clock.advance(MINUTE + 1);
+    await worker.drain();
+    expect(await message(crashed)).toMatchObject({ status: 'sent' });
   });
 
   it("takes over a crashed worker's message once its lease has run out; the old claim can no longer record", async () => {
@@ -398,7 +429,8 @@ describe('headers and signature', () => {
 
 describe(`wake-up (${backend})`, () => {
   it('picks a new message up at once through the queue signal, not the 1-hour poll', async () => {
-    const live = new DeliveryWorker(h.runtime.deps, smtpTransport({ url: sink.url, poolSize: 1 }), {
+    const liveTransport = smtpTransport({ url: sink.url, poolSize: 1 });
+    const live = new DeliveryWorker(h.runtime.deps, liveTransport, {
       concurrency: 4,
       leaseMs: 5 * MINUTE,
       pollMs: 60 * MINUTE,
@@ -413,6 +445,7 @@ describe(`wake-up (${backend})`, () => {
     while (Date.now() < deadline && receivedFor(to).length === 0) await new Promise((r) => setTimeout(r, 10));
     expect(receivedFor(to)).toHaveLength(1);
     await live.stop();
+    await liveTransport.close();
     expect(await message(id)).toMatchObject({ status: 'sent' });
   });
 });

@@ -54,30 +54,33 @@ interface ClaimRow {
 const date = (v: string | null | undefined) => (v ? new Date(v) : null);
 
 /**
- * Due queued/deferred messages in priority order, plus messages whose lease ran out (their
- * worker died), marked `sending` under a new lease and claim token.
+ * Messages whose lease ran out (their worker died) first, oldest lease first, then due
+ * queued/deferred messages in priority order; marked `sending` under a new lease and claim token.
+ * A crashed worker's messages were claimed before everything due since: they must not wait
+ * behind a backlog (a login code would expire).
  */
 export async function claimMessages(
   db: Db,
   q: { now: Date; limit: number; lockedUntil: Date; claimToken: string },
 ): Promise<ClaimedMessage[]> {
   const { rows } = await sql<ClaimRow>`
-    WITH due AS (
+    WITH stale AS (
+      SELECT id FROM messages
+      WHERE status = 'sending' AND locked_until < ${q.now}
+      ORDER BY locked_until
+      LIMIT ${q.limit}
+      FOR UPDATE SKIP LOCKED
+    ), due AS (
       SELECT id FROM messages
       WHERE status IN ('queued', 'deferred') AND next_attempt_at <= ${q.now}
       ORDER BY priority, next_attempt_at
-      LIMIT ${q.limit}
-      FOR UPDATE SKIP LOCKED
-    ), stale AS (
-      SELECT id FROM messages
-      WHERE status = 'sending' AND locked_until < ${q.now}
       LIMIT ${q.limit}
       FOR UPDATE SKIP LOCKED
     )
     UPDATE messages m
     SET status = 'sending', locked_until = ${q.lockedUntil}, claim_token = ${q.claimToken}, updated_at = ${q.now}
     FROM projects p, environments e
-    WHERE m.id IN (SELECT id FROM (SELECT id FROM due UNION ALL SELECT id FROM stale) c LIMIT ${q.limit})
+    WHERE m.id IN (SELECT id FROM (SELECT id FROM stale UNION ALL SELECT id FROM due) c LIMIT ${q.limit})
       AND p.id = m.project_id AND e.id = m.environment_id
     RETURNING m.id, m.tenant_id, m.project_id, m.environment_id, m.template_id, m.template_version,
       m.category, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain, m.data,
