@@ -63,7 +63,8 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   database.lock?.update({ adminUrl: adminToken ? baseUrl : undefined });
   const wrapper = devKey ? await startLocalWrapper(config, baseUrl, devKey, deps) : undefined;
-  const delivery = mode === 'start' ? startDelivery(deps) : undefined;
+  const delivery =
+    mode === 'start' ? await startDelivery(deps, { isSoleWorker: database.kind === 'pglite' }) : undefined;
 
   const lines = [
     '',

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config.js';
+import { releaseAllLeases } from '../db/repositories/queue.js';
 import { createTransport } from '../delivery/create-transport.js';
 import { inboxDir } from '../delivery/transports/capture.js';
 import { DeliveryWorker } from '../delivery/worker.js';
@@ -12,9 +13,18 @@ export interface RunningDelivery {
   stop(): Promise<void>;
 }
 
-/** Starts a delivery worker on these deps with the configured transport. */
-export function startDelivery(deps: Deps): RunningDelivery {
+/**
+ * Starts a delivery worker on these deps with the configured transport. `isSoleWorker`: the
+ * embedded database, whose lock makes this process the only worker; leases left by a process
+ * that died are released first, so its messages go out now rather than when their lease runs out.
+ */
+export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean }): Promise<RunningDelivery> {
   const { config } = deps;
+  if (opts.isSoleWorker) {
+    const released = await releaseAllLeases(deps.db, deps.clock.now());
+    if (released > 0)
+      deps.log.warn({ released }, 'took over messages claimed by a process that stopped unexpectedly');
+  }
   const transport = createTransport(config);
   const worker = new DeliveryWorker(deps, transport, {
     concurrency: config.MAILSVC_WORKER_CONCURRENCY,
@@ -43,7 +53,7 @@ export function startDelivery(deps: Deps): RunningDelivery {
 export async function runWorker(_args: string[], io: Io): Promise<number> {
   const config = loadConfig();
   const runtime = await openRuntime(config, { command: 'worker' });
-  const delivery = startDelivery(runtime.deps);
+  const delivery = await startDelivery(runtime.deps, { isSoleWorker: runtime.database.kind === 'pglite' });
   io.stdout(
     [
       '',

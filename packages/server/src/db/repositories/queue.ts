@@ -228,6 +228,21 @@ async function recordHardBounce(db: Db, messageId: string, now: Date): Promise<v
       updated_at = ${now}`.execute(db);
 }
 
+/**
+ * Embedded database at start-up: the process holding the PGlite lock is the only worker there can
+ * be, so any message still `sending` was claimed by a process that died. Its lease is expired now,
+ * so the first claim takes it over instead of waiting out the lease. Returns how many.
+ */
+export async function releaseAllLeases(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .updateTable('messages')
+    .set({ locked_until: new Date(now.getTime() - 1) })
+    .where('status', '=', 'sending')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
 /** Keeps the leases of messages still being attempted (one statement for every batch in flight). */
 export async function extendLeases(db: Db, claimTokens: string[], lockedUntil: Date): Promise<void> {
   if (claimTokens.length === 0) return;
