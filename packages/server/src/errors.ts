@@ -55,6 +55,10 @@ export const errorCatalogue = {
     status: 405,
     description: 'The path exists but not for this method; see the `Allow` header.',
   },
+  request_timeout: {
+    status: 408,
+    description: 'The request (headers and body) did not arrive in time; the connection is closed.',
+  },
   conflict: { status: 409, description: '(admin API) The record already exists.' },
   idempotency_key_reused: {
     status: 409,
@@ -65,14 +69,23 @@ export const errorCatalogue = {
     status: 415,
     description: 'POST bodies must be `Content-Type: application/json`.',
   },
-  rate_limited: { status: 429, description: 'Too many requests; retry after `Retry-After` seconds.' },
+  rate_limited: {
+    status: 429,
+    description:
+      "Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds.",
+  },
+  headers_too_large: {
+    status: 431,
+    description: 'The request headers are over 16 KiB.',
+  },
   internal: {
     status: 500,
     description: 'An unexpected server error; the request id identifies it in the logs.',
   },
-  unavailable: {
+  service_unavailable: {
     status: 503,
-    description: 'The service is starting, stopping or cannot reach its database.',
+    description:
+      'The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send.',
   },
 } as const satisfies Record<string, { status: number; description: string }>;
 

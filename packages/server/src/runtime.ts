@@ -5,6 +5,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { Batcher } from './db/batcher.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import { migrate } from './db/migrate.js';
 import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
 import { acceptMessages, readSendContexts } from './db/repositories/send.js';
@@ -76,11 +77,19 @@ export async function openRuntime(
 export function newSendBatchers(database: Pick<DatabaseHandle, 'db' | 'kind'>, poolSize = 10): Deps['send'] {
   const isEmbedded = database.kind === 'pglite';
   const accepts = isEmbedded ? 1 : Math.min(2, Math.max(1, poolSize - 1));
+  // A failed batch is retried item by item unless the database is unreachable: one send the
+  // database refuses must not fail the sends batched with it.
+  const isolate = (err: unknown) => !isDatabaseUnavailable(err);
   return {
-    reads: new Batcher((qs) => readSendContexts(database.db, qs), { maxConcurrent: 1, maxBatch: 100 }),
+    reads: new Batcher((qs) => readSendContexts(database.db, qs), {
+      maxConcurrent: 1,
+      maxBatch: 100,
+      isolate,
+    }),
     accepts: new Batcher((items) => acceptMessages(database.db, items), {
       maxConcurrent: accepts,
       maxBatch: 100,
+      isolate,
     }),
   };
 }

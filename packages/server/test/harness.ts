@@ -52,13 +52,19 @@ async function createDatabase(): Promise<{ url: string; drop: () => Promise<void
   };
 }
 
-export async function createHarness(opts: { env?: Record<string, string> } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: {
+    env?: Record<string, string>;
+    /** PostgreSQL: the address the app connects to for the test database (a proxy, say). */
+    connectVia?: (databaseUrl: string) => string;
+  } = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-h-'));
   const database = backend === 'postgres' ? await createDatabase() : undefined;
   const config = loadConfig({
     MAILSVC_DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
-    ...(database && { DATABASE_URL: database.url }),
+    ...(database && { DATABASE_URL: opts.connectVia ? opts.connectVia(database.url) : database.url }),
     ...opts.env,
   });
   const logs: string[] = [];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/connection.js';
 import { listMigrations, migrate } from '../src/db/migrate.js';
 import { backend, createHarness } from './harness.js';
 
@@ -29,6 +30,27 @@ describe('migrations', () => {
       } finally {
         await h.close();
       }
+    },
+  );
+
+  it.runIf(backend === 'postgres')(
+    'close their pool when done, so `mailsvc migrate` exits at once (Kysely never ran a query)',
+    async () => {
+      const h = await createHarness();
+      const database = await openDatabase({
+        databaseUrl: h.runtime.config.DATABASE_URL,
+        dataDir: h.dataDir,
+        command: 'migrate',
+      });
+      try {
+        await migrate(database.pool);
+        expect(database.pool.totalCount).toBeGreaterThan(0);
+      } finally {
+        await database.close();
+        await h.close();
+      }
+      expect(database.pool.ended).toBe(true);
+      expect(database.pool.totalCount).toBe(0);
     },
   );
 });

@@ -221,7 +221,15 @@ describe('POST /v1/send errors', () => {
       400,
       'invalid_from_name',
     );
-    await expectError(await send(s.apiKey, { ...LOGIN, fromName: 'Acme\u0000' }), 400, 'invalid_from_name');
+    // NUL can never be stored: refused with the body's shape (step 2), with the field's path.
+    const nul = await send(s.apiKey, { ...LOGIN, fromName: 'Acme\u0000' });
+    await expectError(nul, 400, 'invalid_request');
+    expect(nul.json().error.details).toEqual([
+      { path: '/fromName', message: expect.stringContaining('NUL') },
+    ]);
+    for (const spoof of ['PayPal \u202Emoc.live', 'Pay\u200bPal', 'Acme\u0085', 'Pay\u2066Pal\u2069']) {
+      await expectError(await send(s.apiKey, { ...LOGIN, fromName: spoof }), 400, 'invalid_from_name');
+    }
     await expectError(
       await send(s.apiKey, { ...LOGIN, replyTo: 'help@acme.test\nBcc: x@evil.example' }),
       400,
@@ -394,6 +402,64 @@ describe('POST /v1/send errors', () => {
     const res = await h.request({ method: 'GET', url: '/v1/send' });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('POST');
+  });
+});
+
+describe('input the database cannot store, and deep nesting', () => {
+  it('refuses NUL and unpaired surrogates in template data with 400 invalid_request and each path', async () => {
+    for (const bad of ['x\u0000', '\ud800', 'x\udfff y']) {
+      const res = await send(s.apiKey, {
+        templateId: 'mention',
+        to: 'jane@example.com',
+        data: { intro: bad },
+      });
+      const error = await expectError(res, 400, 'invalid_request');
+      expect(error.details).toEqual([{ path: '/data/intro', message: expect.stringContaining('NUL') }]);
+    }
+    const key = await send(s.apiKey, { ...LOGIN, data: { 'co\u0000de': '1' } });
+    await expectError(key, 400, 'invalid_request');
+    const emoji = await send(s.apiKey, {
+      templateId: 'mention',
+      to: 'jane@example.com',
+      data: { intro: 'Nice 🚀' },
+    });
+    expect(emoji.statusCode, emoji.body).toBe(200);
+  });
+
+  it(`answers every legitimate send when poisoned sends arrive among them (${backend})`, async () => {
+    const t = await seedScope(h);
+    const results = await Promise.all(
+      Array.from({ length: 70 }, (_, i) =>
+        send(
+          t.apiKey,
+          i % 7 === 3
+            ? { templateId: 'mention', to: `p${i}@example.com`, data: { intro: 'x\u0000' } }
+            : { ...LOGIN, to: `ok${i}@example.com` },
+        ),
+      ),
+    );
+    const poisoned = results.filter((_, i) => i % 7 === 3);
+    const legitimate = results.filter((_, i) => i % 7 !== 3);
+    expect(poisoned.map((r) => r.statusCode)).toEqual(Array(10).fill(400));
+    expect(legitimate.map((r) => r.statusCode)).toEqual(Array(60).fill(200));
+    expect(await countMessages(t.environmentId)).toBe(60);
+  });
+
+  it('refuses 5,000 nested arrays or objects in data with 400 invalid_request, with and without an Idempotency-Key', async () => {
+    const arrays = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const objects = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    for (const deep of [arrays, objects]) {
+      for (const headers of [{}, { 'idempotency-key': `deep-${deep.length}-${Math.random()}` }]) {
+        const res = await h.request({
+          method: 'POST',
+          url: '/v1/send',
+          headers: { ...bearer(s.apiKey), 'content-type': 'application/json', ...headers },
+          payload: `{"templateId":"mention","to":"jane@example.com","data":{"intro":"x","x":${deep}}}`,
+        });
+        const error = await expectError(res, 400, 'invalid_request');
+        expect(error.details[0].message).toContain('deeper than 32');
+      }
+    }
   });
 });
 
@@ -616,6 +682,31 @@ describe(`group commit of accepts (${backend})`, () => {
     await expect(acceptMessages(h.runtime.deps.db, [item(t, { key: 'kept?' }), broken])).rejects.toThrow();
     expect(await countMessages(t.environmentId)).toBe(0);
     expect(await usage(t)).toEqual({ tenant: 0, environment: 0 });
+    expect(await idempotencyRecords(t)).toBe(0);
+  });
+
+  it('accepts the other sends of a batch when the database refuses one of them (the batch is retried item by item)', async () => {
+    const t = await seedScope(h);
+    const accepts = h.runtime.deps.send.accepts;
+    // Two calls start batches of their own at once; the rest queue and are accepted as one batch,
+    // the poisoned item (a NUL the database cannot store, past validation) among them.
+    const poisoned = item(t, { to: 'poison@example.com', key: 'poison' });
+    poisoned.message.data = { code: 'x\u0000' };
+    const calls = [
+      accepts.call(item(t, { to: 'lead-0@example.com' })),
+      accepts.call(item(t, { to: 'lead-1@example.com' })),
+      ...Array.from({ length: 5 }, (_, i) => accepts.call(item(t, { to: `before-${i}@example.com` }))),
+      accepts.call(poisoned),
+      ...Array.from({ length: 5 }, (_, i) => accepts.call(item(t, { to: `after-${i}@example.com` }))),
+    ];
+    const settled = await Promise.allSettled(calls);
+    expect(settled.map((r) => (r.status === 'fulfilled' ? r.value.kind : 'rejected'))).toEqual([
+      ...Array(7).fill('accepted'),
+      'rejected',
+      ...Array(5).fill('accepted'),
+    ]);
+    expect(await countMessages(t.environmentId)).toBe(12);
+    expect(await usage(t)).toEqual({ tenant: 12, environment: 12 });
     expect(await idempotencyRecords(t)).toBe(0);
   });
 

@@ -88,7 +88,9 @@ export const coreErrorHandling = {
   conflict: 'failed',
   unsupported_media_type: 'failed',
   internal: 'failed',
-  unavailable: 'failed',
+  service_unavailable: 'failed',
+  request_timeout: 'failed',
+  headers_too_large: 'failed',
 } as const satisfies Record<string, 'pass' | 'misconfigured' | 'failed'>;
 
 export type CoreErrorHandling = (typeof coreErrorHandling)[keyof typeof coreErrorHandling];

@@ -10,6 +10,7 @@
 //  6. envelope (400 invalid_request), then data against the template (400 invalid_template_data)
 //  7. per-recipient rate limit (429 rate_limited)
 //  8. forward to the core and map its answer (DESIGN.md §8)
+import { parseJsonBody } from '@mailsvc/contract/json-input';
 import { getTemplate, validateTemplateData } from '@mailsvc/templates';
 import { maskEmail } from '@mailsvc/templates/email';
 import { APP_CHECK_HEADER, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
@@ -220,19 +221,19 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
       }
       const raw = req.body ?? Buffer.alloc(0);
       if (raw.length > BODY_LIMIT) return refuse('payload_too_large', 'The body is over the 256 KiB limit.');
-      if (raw.length === 0) {
-        return refuse('invalid_request', 'The body is empty; send a JSON object.', [
-          { path: '/', message: 'is required' },
-        ]);
+      // The core's rules for any JSON body: no prototype-poisoning keys, nesting bounded, no
+      // string PostgreSQL cannot store (each refused with its path).
+      const parsed = parseJsonBody(raw.toString('utf8'));
+      if (!parsed.ok) {
+        const message =
+          parsed.reason === 'empty'
+            ? 'The body is empty; send a JSON object.'
+            : parsed.reason === 'syntax'
+              ? 'The body is not valid JSON.'
+              : 'The body has values the service does not accept; `details` lists each one.';
+        return refuse('invalid_request', message, parsed.problems);
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return refuse('invalid_request', 'The body is not valid JSON.', [
-          { path: '/', message: 'is not valid JSON' },
-        ]);
-      }
+      const body = parsed.value;
 
       // 6. envelope, then data
       const checked = checkEnvelope(body);

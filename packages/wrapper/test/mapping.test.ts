@@ -166,7 +166,7 @@ describe('core answers mapped to the caller', () => {
 
   it.each([
     [500, 'internal'],
-    [503, 'unavailable'],
+    [503, 'service_unavailable'],
     [502, 'bad_gateway_from_a_proxy'],
     [404, 'not_found'],
     [415, 'unsupported_media_type'],

@@ -1,3 +1,4 @@
+import { parseJsonBody } from '@mailsvc/contract/json-input';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -6,6 +7,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Deps } from '../domain/deps.js';
+import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { addMailsvcFormats, ajvOptions } from '../validation.js';
 import { installAuth } from './auth-hook.js';
@@ -70,8 +72,21 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       );
     },
   });
-  // Only JSON bodies: without the text/plain parser such requests get 415.
-  app.removeContentTypeParser('text/plain');
+  // Only JSON bodies: without the text/plain parser such requests get 415. JSON is parsed with
+  // the shared input rules (@mailsvc/contract/json-input): no prototype-poisoning keys, nesting
+  // bounded, no string PostgreSQL cannot store — each refused with its path.
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const parsed = parseJsonBody(body as string);
+    if (parsed.ok) return done(null, parsed.value);
+    const message =
+      parsed.reason === 'empty'
+        ? 'The body is empty; send a JSON object.'
+        : parsed.reason === 'syntax'
+          ? 'The body is not valid JSON.'
+          : 'The body has values the service does not accept; `details` lists each one.';
+    done(new ApiError('invalid_request', message, parsed.problems));
+  });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError, type ErrorCode, type ErrorDetail, errorCatalogue } from '../errors.js';
 import { toFieldProblems } from '../validation.js';
 
@@ -52,6 +53,15 @@ export function installErrorHandling(app: FastifyInstance) {
     if (apiError) {
       if (apiError.headers) reply.headers(apiError.headers);
       return sendError(reply, apiError.code, apiError.message, apiError.details);
+    }
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
+      reply.header('Retry-After', '1');
+      return sendError(
+        reply,
+        'service_unavailable',
+        'The service cannot reach its database right now. Retry shortly (with the same Idempotency-Key).',
+      );
     }
     req.log.error({ err }, 'unhandled error');
     return sendError(

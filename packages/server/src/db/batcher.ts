@@ -7,10 +7,11 @@
 // tenant is locked until its commit is on disk, so one transaction per send limits a tenant to
 // one send per flush) and for the read before it (one query for many sends).
 //
-// A batch that fails rejects the promise of every call in it. For the accept that means each of
-// those requests answers 500 and nothing of the batch was committed (one statement, one
-// transaction), so a retry by the client is safe; one bad send can thus fail the others of its
-// batch, but the use-case has validated everything before, so only database trouble remains.
+// A batch that fails undoes all of it (one statement, one transaction). One bad item must not
+// fail the others: when `isolate(err)` says the failure may be an item's own (anything but the
+// database being unreachable), each item of the batch is run again on its own, so only the bad
+// one fails. When the database is unreachable, every call of the batch fails with that error
+// (503 for a send: nothing was committed, a retry with the same Idempotency-Key is safe).
 
 interface Pending<I, O> {
   item: I;
@@ -23,12 +24,15 @@ export interface BatcherOptions {
   maxConcurrent: number;
   /** Items per batch at most. */
   maxBatch: number;
+  /** Whether a failed batch of several items is retried item by item (default: never). */
+  isolate?: (err: unknown) => boolean;
 }
 
 export class Batcher<I, O> {
   readonly #run: (items: I[]) => Promise<O[]>;
   readonly #maxConcurrent: number;
   readonly #maxBatch: number;
+  readonly #isolate: (err: unknown) => boolean;
   #pending: Pending<I, O>[] = [];
   #running = 0;
 
@@ -37,6 +41,7 @@ export class Batcher<I, O> {
     this.#run = run;
     this.#maxConcurrent = Math.max(1, opts.maxConcurrent);
     this.#maxBatch = Math.max(1, opts.maxBatch);
+    this.#isolate = opts.isolate ?? (() => false);
   }
 
   /** Runs one item together with whatever else is pending; settles once its batch is done. */
@@ -63,7 +68,18 @@ export class Batcher<I, O> {
       const results = await this.#run(batch.map((p) => p.item));
       for (const [i, p] of batch.entries()) p.resolve(results[i]!);
     } catch (err) {
-      for (const p of batch) p.reject(err);
+      if (batch.length === 1 || !this.#isolate(err)) {
+        for (const p of batch) p.reject(err);
+        return;
+      }
+      // One at a time, in the batch's slot: the batch's other items succeed on their own.
+      for (const p of batch) {
+        try {
+          p.resolve((await this.#run([p.item]))[0]!);
+        } catch (itemErr) {
+          p.reject(itemErr);
+        }
+      }
     }
   }
 }

@@ -33,9 +33,19 @@ export interface OpenDatabaseOptions {
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    // An idle client's error (server restart) must not crash the process; the pool replaces it.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      // A request waits at most this long for a connection while the server is unreachable,
+      // then answers 503 instead of hanging.
+      connectionTimeoutMillis: 5000,
+    });
+    // A dropped connection (server restart, network) emits 'error' on its client: the pool
+    // listens on idle clients only, and an 'error' event nobody listens to ends the process. The
+    // query in flight still fails (503 in the API, retried by the worker) and the pool discards
+    // the broken client when it is released.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely({ dialect: new PostgresDialect({ pool }) }) as Db;
     const url = new URL(opts.databaseUrl);
     return {
@@ -43,7 +53,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       pool,
       db,
       location: `postgres://${url.host}${url.pathname}`,
-      close: () => db.destroy(),
+      close: () => closePool(db, pool),
     };
   }
   let lock: DataDirLock | undefined;
@@ -72,9 +82,18 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     location,
     lock,
     async close() {
-      await db.destroy();
+      await closePool(db, pool);
       await pglite.close();
       lock?.release();
     },
   };
+}
+
+/**
+ * Kysely ends the pool only if it ever ran a query itself; migrations use the pool directly, so
+ * end it here too (an idle client kept `mailsvc migrate` alive for 10 s after it finished).
+ */
+async function closePool(db: Db, pool: pg.Pool): Promise<void> {
+  await db.destroy();
+  if (!pool.ended) await pool.end();
 }

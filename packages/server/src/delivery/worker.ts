@@ -3,6 +3,7 @@
 // leases of crashed workers running out).
 import { randomBytes } from 'node:crypto';
 import { Batcher } from '../db/batcher.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   type AttemptRecord,
   claimMessages,
@@ -57,7 +58,10 @@ export class DeliveryWorker {
       ...deps,
       transport,
       dkimKeyFor: (d) => this.dkimKeyFor(d),
-      record: (r) => (r.bounce ? recordAttempt(deps.db, r) : records.call(r)),
+      // The message went out (or failed) already: while the database is unreachable, keep the
+      // outcome and retry recording it, rather than let the lease run out and send it again.
+      // The claim stays in flight meanwhile, so the heartbeat keeps its lease once it can.
+      record: (r) => this.whileUnavailable(() => (r.bounce ? recordAttempt(deps.db, r) : records.call(r))),
     };
   }
 
@@ -75,7 +79,11 @@ export class DeliveryWorker {
           this.deps.db,
           [...this.activeClaims.keys()],
           new Date(now.getTime() + this.opts.leaseMs),
-        ).catch((err) => this.deps.log.error({ err }, 'renewing leases failed'));
+        ).catch((err) =>
+          isDatabaseUnavailable(err)
+            ? this.deps.log.warn({ err }, 'database unavailable; renewing leases at the next heartbeat')
+            : this.deps.log.error({ err }, 'renewing leases failed'),
+        );
       },
       Math.max(250, Math.floor(this.opts.leaseMs / 3)),
     );
@@ -139,7 +147,9 @@ export class DeliveryWorker {
         }
       } while (this.isWakePending && this.isRunning && this.mayHaveMore);
     } catch (err) {
-      this.deps.log.error({ err }, 'claiming messages failed; retrying at the next poll');
+      if (isDatabaseUnavailable(err))
+        this.deps.log.warn({ err }, 'database unavailable; claiming again at the next poll');
+      else this.deps.log.error({ err }, 'claiming messages failed; retrying at the next poll');
     } finally {
       this.isClaiming = false;
       this.notifyIdle();
@@ -172,6 +182,19 @@ export class DeliveryWorker {
     }
   }
 
+  /** Runs `fn`, retrying (0.25 s doubling to 5 s) for as long as the database is unreachable. */
+  private async whileUnavailable<T>(fn: () => Promise<T>): Promise<T> {
+    for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (!isDatabaseUnavailable(err)) throw err;
+        this.deps.log.warn({ err }, 'database unavailable; recording the outcome again shortly');
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
   private notifyIdle(): void {
     if (this.inFlight > 0 || this.isClaiming) return;
     for (const w of this.idleWaiters.splice(0)) w();
@@ -181,7 +204,7 @@ export class DeliveryWorker {
     const now = Date.now();
     const hit = this.dkimCache.get(domain);
     if (hit && hit.until > now) return hit.key;
-    const row = await findDkimKey(this.deps.db, domain);
+    const row = await this.whileUnavailable(() => findDkimKey(this.deps.db, domain));
     const key =
       row?.privateKeyPem && row.selector ? parseDkimKey(row.domain, row.selector, row.privateKeyPem) : null;
     this.dkimCache.set(domain, { key, until: now + DKIM_CACHE_MS });

@@ -11,7 +11,7 @@ export function healthRoutes(app: FastifyInstance, deps: Deps) {
       return { ok: true };
     } catch (err) {
       req.log.warn({ err }, 'database not reachable');
-      return sendError(reply, 'unavailable', 'The database is not reachable.');
+      return sendError(reply, 'service_unavailable', 'The database is not reachable.');
     }
   });
 }

@@ -1,0 +1,40 @@
+// Telling "the database cannot be reached right now" apart from everything else. Such failures
+// are answered 503 service_unavailable (never 500), retried by the worker, and never isolate a
+// batch item by item (it would fail the same way).
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+// SQLSTATE: 08xxx connection exception; 57P01 admin_shutdown, 57P02 crash_shutdown,
+// 57P03 cannot_connect_now (starting up or shutting down); 53300 too_many_connections.
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+
+// node-postgres's own wording when the socket ends or a connection cannot be had in time.
+const PG_CLIENT_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Connection terminated unexpectedly',
+  'Client was closed and is not queryable',
+];
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code)))
+    return true;
+  if (typeof e.message === 'string' && PG_CLIENT_MESSAGES.some((m) => (e.message as string).includes(m)))
+    return true;
+  // AggregateError (connection attempts to several addresses) and wrapped causes.
+  if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable)) return true;
+  return e.cause !== undefined && e.cause !== err && isDatabaseUnavailable(e.cause);
+}
