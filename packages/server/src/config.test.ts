@@ -28,6 +28,19 @@ describe('config', () => {
     }
   });
 
+  it('reads retry delays as durations, and names a bad one', () => {
+    expect(loadConfig({}).MAILSVC_RETRY_DELAYS).toEqual([
+      60_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000,
+    ]);
+    expect(loadConfig({ MAILSVC_RETRY_DELAYS: '500ms, 2s,1m,1h' }).MAILSVC_RETRY_DELAYS).toEqual([
+      500, 2000, 60_000, 3_600_000,
+    ]);
+    for (const bad of ['', ' , ', '5 minutes', '10ms', '9d', '1m,,2m']) {
+      if (bad === '') continue; // empty is unset: the default
+      expect(() => loadConfig({ MAILSVC_RETRY_DELAYS: bad }), bad).toThrow(/MAILSVC_RETRY_DELAYS/);
+    }
+  });
+
   it('refuses an auth cache TTL over 5 seconds (revocation must reach every replica within 5 s)', () => {
     expect(() => loadConfig({ MAILSVC_AUTH_CACHE_TTL_MS: '6000' })).toThrow(/MAILSVC_AUTH_CACHE_TTL_MS/);
   });

@@ -1,6 +1,7 @@
 // The only module that reads process.env. Every key is declared once here with its type,
 // default and description; docs/configuration.md is generated from this table.
 import path from 'node:path';
+import { DEFAULT_RETRY_DELAYS_MS } from './delivery/retry.js';
 
 type Parser<T> = (raw: string) => T;
 
@@ -58,6 +59,22 @@ const httpUrl: Parser<string> = (raw) => {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigValueError('must be an http(s) URL');
   return raw.replace(/\/+$/, '');
+};
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Durations such as `1m,5m,15m,30m,1h,2h` (ms, s, m, h), each at least 100 ms. */
+const durationList: Parser<readonly number[]> = (raw) => {
+  const out = raw.split(',').map((item) => {
+    const m = /^\s*(\d{1,9})(ms|s|m|h)\s*$/.exec(item);
+    const ms = m ? Number(m[1]) * UNIT_MS[m[2]!]! : Number.NaN;
+    if (!(ms >= 100 && ms <= 7 * 24 * 3_600_000))
+      throw new ConfigValueError(
+        `has ${item.trim() || 'an empty item'}; give durations such as 30s, 5m or 2h, 100ms to 7 days`,
+      );
+    return ms;
+  });
+  return Object.freeze(out);
 };
 
 const postgresUrl: Parser<string> = (raw) => {
@@ -168,6 +185,13 @@ const spec = {
       'Fallback polling interval of the worker. New messages wake it at once (LISTEN/NOTIFY on PostgreSQL, an in-process signal on PGlite); polling finds retries that fall due.',
     default: 1000,
     parse: int(10, 60_000),
+  },
+  MAILSVC_RETRY_DELAYS: {
+    description:
+      "Waits between delivery attempts after a temporary failure (SMTP 4xx, connection trouble), comma-separated; the last repeats until the message expires (security 1 h, transactional 72 h, notification 24 h). A relay's longer Retry-After wins.",
+    default: DEFAULT_RETRY_DELAYS_MS,
+    defaultLabel: '1m,5m,15m,30m,1h,2h',
+    parse: durationList,
   },
   MAILSVC_ADMIN_TOKEN: {
     description:

@@ -5,7 +5,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { Batcher } from './db/batcher.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
-import { isDatabaseUnavailable } from './db/errors.js';
+import { describeConnectFailure, isDatabaseUnavailable } from './db/errors.js';
 import { migrate } from './db/migrate.js';
 import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
 import { acceptMessages, readSendContexts } from './db/repositories/send.js';
@@ -13,6 +13,7 @@ import { inProcessSignal, postgresSignal } from './delivery/queue-signal.js';
 import { KeyLookupCache } from './domain/auth/authenticate.js';
 import type { Deps, ServiceKeys } from './domain/deps.js';
 import { createLogger } from './logger.js';
+import { StartupError } from './startup-error.js';
 
 export interface Runtime {
   config: Config;
@@ -41,8 +42,9 @@ export async function openRuntime(
   try {
     if (!opts.skipMigrations) await migrate(database.pool);
   } catch (err) {
-    await database.close();
-    throw err;
+    await database.close().catch(() => {});
+    const failure = describeConnectFailure(database.location, err);
+    throw failure ? new StartupError(failure) : err;
   }
   const queue = config.DATABASE_URL ? postgresSignal(database.pool, config.DATABASE_URL) : inProcessSignal();
   const deps: Deps = {

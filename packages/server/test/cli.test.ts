@@ -1,6 +1,7 @@
 // The `mailsvc` command as a user runs it: separate processes, real data directories.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,6 +122,77 @@ describe('mailsvc admin', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stdout).toBe('');
+    }
+  });
+});
+
+describe('operator mistakes get one clear line, a non-zero exit, and nothing created', () => {
+  const absent = () =>
+    path.join(os.tmpdir(), `mailsvc-absent-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const expectOneLine = (r: Result, text: string) => {
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toContain(text);
+  };
+
+  it('refuses a port in use before creating or migrating anything', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    const dir = absent();
+    try {
+      const r = await run(['start'], { ...baseEnv(dir), PORT: String(port) });
+      expectOneLine(r, `port ${port} on 127.0.0.1 is in use`);
+      expect(fs.existsSync(dir)).toBe(false);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('refuses a database that cannot be reached, naming where, without pg internals', async () => {
+    const dir = absent();
+    const r = await run(['migrate'], {
+      ...baseEnv(dir),
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/mailsvc',
+    });
+    expectOneLine(r, 'cannot connect to the database at postgres://127.0.0.1:1/mailsvc');
+    expect(r.stderr).toContain('ECONNREFUSED');
+    const started = await run(['start'], {
+      ...baseEnv(dir),
+      PORT: '0',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/mailsvc',
+    });
+    expectOneLine(started, 'cannot connect to the database');
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it.runIf(backend === 'postgres')('refuses a database that does not exist', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = '/mailsvc_no_such_database';
+    const r = await run(['api'], { ...baseEnv(absent()), PORT: '0', DATABASE_URL: url.toString() });
+    expectOneLine(r, 'database "mailsvc_no_such_database" does not exist');
+  });
+
+  it('refuses mailsvc worker on the embedded database, without taking its lock', async () => {
+    const dir = absent();
+    const env = baseEnv(dir);
+    delete env.DATABASE_URL;
+    const r = await run(['worker'], env);
+    expectOneLine(r, 'needs DATABASE_URL');
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('refuses to deliver over SMTP without a public https MAILSVC_PUBLIC_URL (unsubscribe links in real mail)', async () => {
+    for (const command of ['start', 'worker']) {
+      const dir = absent();
+      const r = await run([command], {
+        ...baseEnv(dir),
+        DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+        MAILSVC_SMTP_URL: 'smtp://127.0.0.1:2525',
+        PORT: '0',
+      });
+      expectOneLine(r, 'delivering over SMTP needs MAILSVC_PUBLIC_URL');
+      expect(fs.existsSync(dir)).toBe(false);
     }
   });
 });

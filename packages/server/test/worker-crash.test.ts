@@ -40,6 +40,7 @@ describe.skipIf(backend !== 'postgres')('a worker killed with SIGKILL (PostgreSQ
         ...process.env,
         DATABASE_URL: h.runtime.config.DATABASE_URL,
         MAILSVC_SMTP_URL: sink.url,
+        MAILSVC_PUBLIC_URL: 'https://mail.example.test',
         MAILSVC_SMTP_POOL_SIZE: '4',
         MAILSVC_WORKER_CONCURRENCY: String(CONCURRENCY),
         MAILSVC_WORKER_LEASE_MS: '2000',

@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.js';
 import { DataDirLockedError } from '../db/lock.js';
+import { StartupError } from '../startup-error.js';
 
 // Commands are imported when run: `mailsvc admin` talking to a running server should not pay
 // for loading Fastify and PGlite.
@@ -72,6 +73,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   } catch (err) {
     if (err instanceof ConfigError) {
       io.stderr(`mailsvc: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof StartupError) {
+      io.stderr(`mailsvc ${command}: ${err.message}`);
       return 1;
     }
     if (err instanceof DataDirLockedError) {

@@ -1,6 +1,8 @@
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
+import { describeConnectFailure } from '../db/errors.js';
 import { migrate } from '../db/migrate.js';
+import { StartupError } from '../startup-error.js';
 import type { Io } from './main.js';
 
 export async function runMigrate(_args: string[], io: Io): Promise<number> {
@@ -14,7 +16,10 @@ export async function runMigrate(_args: string[], io: Io): Promise<number> {
     const applied = await migrate(database.pool);
     io.stdout(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
     return 0;
+  } catch (err) {
+    const failure = describeConnectFailure(database.location, err);
+    throw failure ? new StartupError(failure) : err;
   } finally {
-    await database.close();
+    await database.close().catch(() => {});
   }
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { RunningWrapper } from '@mailsvc/wrapper';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
@@ -11,10 +12,31 @@ import { authenticate } from '../domain/auth/authenticate.js';
 import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
 import { openRuntime, readSecretFile, resolveAdminToken, writeSecretFile } from '../runtime.js';
+import { StartupError } from '../startup-error.js';
 import type { Io } from './main.js';
-import { startDelivery } from './worker.js';
+import { checkDeliverySettings, startDelivery } from './worker.js';
 
 const DEV_KEY_FILE = 'dev-api-key';
+
+function portError(err: unknown, port: number, host: string): StartupError | null {
+  const code = (err as { code?: string }).code;
+  if (code === 'EADDRINUSE')
+    return new StartupError(`port ${port} on ${host} is in use: stop what is using it, or set PORT`);
+  if (code === 'EACCES') return new StartupError(`port ${port} on ${host} needs more privileges: set PORT`);
+  if (code === 'EADDRNOTAVAIL')
+    return new StartupError(`${host} is not an address of this machine: set HOST`);
+  return null;
+}
+
+/** Binds and releases the port once, so a busy port is reported before anything is created. */
+async function ensurePortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err) => reject(portError(err, port, host) ?? err));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
 
 /** The dev API key kept in the data directory, recreated if it was revoked or its scope deleted. */
 async function ensureDevKey(deps: Deps, dataDir: string): Promise<string> {
@@ -38,11 +60,13 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   if (mode === 'api' && !config.DATABASE_URL) {
     // The embedded database admits one process: a separate worker could never deliver what
     // this API accepts.
-    io.stderr(
-      'mailsvc api: needs DATABASE_URL (PostgreSQL). On the embedded database run `mailsvc start`, which runs the API and the delivery worker in one process.',
+    throw new StartupError(
+      'needs DATABASE_URL (PostgreSQL). On the embedded database run `mailsvc start`, which runs the API and the delivery worker in one process.',
     );
-    return 1;
   }
+  if (mode === 'start') checkDeliverySettings(config);
+  // Before anything is created or migrated: a busy port is the commonest start-up failure.
+  await ensurePortFree(config.PORT, config.HOST);
   const runtime = await openRuntime(config, { command: mode });
   const { deps, database } = runtime;
   const adminToken = resolveAdminToken(config);
@@ -56,7 +80,12 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     ],
   });
   const devKey = mode === 'start' ? await ensureDevKey(deps, config.dataDir) : undefined;
-  await app.listen({ port: config.PORT, host: config.HOST });
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    await runtime.close();
+    throw portError(err, config.PORT, config.HOST) ?? err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;

@@ -1,16 +1,31 @@
-import { loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { releaseAllLeases } from '../db/repositories/queue.js';
 import { createTransport } from '../delivery/create-transport.js';
 import { inboxDir } from '../delivery/transports/capture.js';
 import { DeliveryWorker } from '../delivery/worker.js';
 import type { Deps } from '../domain/deps.js';
 import { openRuntime } from '../runtime.js';
+import { StartupError } from '../startup-error.js';
 import type { Io } from './main.js';
 
 export interface RunningDelivery {
   /** One line for the start-up banner: where messages go. */
   description: string;
   stop(): Promise<void>;
+}
+
+/**
+ * Refuses settings that would put wrong links into real mail: over SMTP, the List-Unsubscribe
+ * header and the footer link point at MAILSVC_PUBLIC_URL, so it must be the service's public
+ * https address (the default, http://HOST:PORT, is only right for the capture inbox).
+ */
+export function checkDeliverySettings(config: Config): void {
+  if (!config.MAILSVC_SMTP_URL) return;
+  if (new URL(config.MAILSVC_PUBLIC_URL).protocol !== 'https:') {
+    throw new StartupError(
+      `delivering over SMTP needs MAILSVC_PUBLIC_URL, the public https address of the API (unsubscribe links in real mail point there); it is ${config.MAILSVC_PUBLIC_URL}`,
+    );
+  }
 }
 
 /**
@@ -52,6 +67,14 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
 /** `mailsvc worker`: delivery only. Run as many as you like on one PostgreSQL. */
 export async function runWorker(_args: string[], io: Io): Promise<number> {
   const config = loadConfig();
+  if (!config.DATABASE_URL) {
+    // The embedded database admits one process: a separate worker would hold its lock, and
+    // nothing could accept messages for it.
+    throw new StartupError(
+      'needs DATABASE_URL (PostgreSQL). On the embedded database run `mailsvc start`, which runs the API and the delivery worker in one process.',
+    );
+  }
+  checkDeliverySettings(config);
   const runtime = await openRuntime(config, { command: 'worker' });
   const delivery = await startDelivery(runtime.deps, { isSoleWorker: runtime.database.kind === 'pglite' });
   io.stdout(

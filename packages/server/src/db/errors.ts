@@ -38,3 +38,21 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable)) return true;
   return e.cause !== undefined && e.cause !== err && isDatabaseUnavailable(e.cause);
 }
+
+// SQLSTATE of a connection that is refused for good: 3D000 no such database, 28xxx bad
+// credentials or not allowed by pg_hba.conf.
+const REFUSED_SQLSTATE = /^(3D000|28[0-9A-Z]{3})$/;
+
+/** A start-up failure to reach the database, as one line naming where; null for anything else. */
+export function describeConnectFailure(location: string, err: unknown): string | null {
+  const e = err as { code?: unknown; message?: unknown };
+  const isRefused = typeof e?.code === 'string' && REFUSED_SQLSTATE.test(e.code);
+  if (!isRefused && !isDatabaseUnavailable(err)) return null;
+  const reason =
+    err instanceof AggregateError
+      ? err.errors.map((x) => (x as Error).message).join('; ')
+      : typeof e.message === 'string' && e.message !== ''
+        ? e.message
+        : String(e.code);
+  return `cannot connect to the database at ${location}: ${reason}`;
+}

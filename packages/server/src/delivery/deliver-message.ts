@@ -52,7 +52,12 @@ function bounceAddress(deps: Pick<Deps, 'config'>, messageId: string): string {
 }
 
 /** What the transport's answer means for the message. */
-function afterSend(m: ClaimedMessage, outcome: DeliveryOutcome, now: Date): Ending {
+function afterSend(
+  m: ClaimedMessage,
+  outcome: DeliveryOutcome,
+  now: Date,
+  retryDelays: readonly number[],
+): Ending {
   const smtp = {
     ...(outcome.smtpCode !== undefined && { smtpCode: outcome.smtpCode }),
     ...(outcome.kind !== 'sent' && outcome.enhancedCode && { enhancedCode: outcome.enhancedCode }),
@@ -76,7 +81,7 @@ function afterSend(m: ClaimedMessage, outcome: DeliveryOutcome, now: Date): Endi
             eventDetails: smtp,
           });
     case 'soft_fail': {
-      const next = nextAttemptAt(now, m.attempts + 1, m.expiresAt, outcome.retryAfterMs);
+      const next = nextAttemptAt(now, m.attempts + 1, m.expiresAt, outcome.retryAfterMs, retryDelays);
       return next
         ? end('deferred', {
             isAttempt: true,
@@ -163,7 +168,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
     raw,
     meta: { templateId: m.templateId, subject: rendered.subject },
   });
-  return afterSend(m, outcome, deps.clock.now());
+  return afterSend(m, outcome, deps.clock.now(), deps.config.MAILSVC_RETRY_DELAYS);
 }
 
 /** Attempts one message and records the outcome; returns the recorded status. */
