@@ -72,6 +72,9 @@ describe('URL fields', () => {
     ['https://example.com/\u0000'],
     ['ftp://example.com'],
     [`https://example.com/${'a'.repeat(2048)}`],
+    ['https://paypal.com@evil.example/login'],
+    ['https://user:pass@example.com/'],
+    ['https://evil.example\\@paypal.com/'],
   ])('refuses %s in actionButton.url with path /actionButton/url', (url) => {
     const checked = validateTemplateData(getTemplate('magic-link').version, { actionButton: { url } });
     expect(checked.ok).toBe(false);
@@ -84,6 +87,24 @@ describe('URL fields', () => {
         true,
       );
     }
+  });
+
+  it('checks a 64 KB URL in linear time: a hostile value costs about what a benign one of the same size does', () => {
+    const v = getTemplate('magic-link').version;
+    const size = 64 * 1024;
+    const benign = `https://example.com/${'a'.repeat(size)}`;
+    // Made to backtrack: a long authority with no path, then a character no URL may contain.
+    const hostile = `https://${'a'.repeat(size)}\u0001`;
+    const time = (url: string) => {
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < 5; i++) validateTemplateData(v, { actionButton: { url } });
+      return Number(process.hrtime.bigint() - started);
+    };
+    time(benign);
+    time(hostile);
+    const ratio = time(hostile) / time(benign);
+    // Quadratic, this ratio was in the thousands (seconds against milliseconds).
+    expect(ratio).toBeLessThan(20);
   });
 
   it('does not render a button whose URL bypassed validation', () => {

@@ -5,10 +5,16 @@ export const URL_MAX = 2048;
 /**
  * http or https only, any letter case, a host, and no whitespace or control characters.
  * JSON Schema's `uri` format accepts `javascript:` and `data:`; this pattern does not, nor
- * scheme-relative `//host` links.
+ * scheme-relative `//host` links, nor userinfo (`https://paypal.com@evil.example` shows one host
+ * and goes to another) or a backslash in the authority (browsers read it as a slash).
+ *
+ * Linear time: the authority's characters exclude `/`, `?` and `#`, which must start what
+ * follows, so there is one way to split any input. (The pattern before this one let both parts
+ * take the same characters: a 64 KB value cost seconds of backtracking, and Ajv runs patterns
+ * even after maxLength has failed.)
  */
 export const HTTP_URL_PATTERN =
-  '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000-\\u001f\\u007f/?#]+[^\\s\\u0000-\\u001f\\u007f]*$';
+  '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000-\\u001f\\u007f/?#@\\\\]+(?:[/?#][^\\s\\u0000-\\u001f\\u007f]*)?$';
 const HTTP_URL = new RegExp(HTTP_URL_PATTERN, 'u');
 
 export function isHttpUrl(value: unknown): value is string {
