@@ -205,6 +205,18 @@ const spec = {
     default: 2000,
     parse: int(0, 5000),
   },
+  MAILSVC_HTTP_REQUEST_TIMEOUT_MS: {
+    description:
+      'How long a client may take to send a whole request (headers and body); a slower one gets 408 request_timeout and its connection is closed.',
+    default: 30_000,
+    parse: int(1000, 300_000),
+  },
+  MAILSVC_SHUTDOWN_TIMEOUT_MS: {
+    description:
+      'On SIGTERM or SIGINT, how long requests in flight may finish before their connections are closed.',
+    default: 10_000,
+    parse: int(0, 300_000),
+  },
   MAILSVC_TRUST_PROXY: {
     description: 'Trust X-Forwarded-* headers from a reverse proxy in front of the API.',
     default: false,

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { parseJsonBody } from '@mailsvc/contract/json-input';
 import Fastify, {
   type FastifyBaseLogger,
@@ -7,7 +9,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Deps } from '../domain/deps.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type ErrorCode, errorCatalogue } from '../errors.js';
 import { newId } from '../ids.js';
 import { addMailsvcFormats, ajvOptions } from '../validation.js';
 import { installAuth } from './auth-hook.js';
@@ -37,6 +39,22 @@ class OneLinePerRequest extends LogController {
 
 export const BODY_LIMIT = 256 * 1024;
 
+/** An error in the envelope, written straight to a socket Fastify never got a request for. */
+function writeRawError(socket: Duplex, code: ErrorCode, message: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestId = newId('req');
+  const { status } = errorCatalogue[code];
+  const body = JSON.stringify({ ok: false, error: { code, message, requestId } });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
+}
+
 export interface AppOptions {
   /** Enables /admin/v1 with this bearer token. */
   adminToken?: string | undefined;
@@ -55,23 +73,51 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     logController: new OneLinePerRequest(),
     // Fastify's default strips unknown properties and coerces types; the contract is strict.
     ajv: { customOptions: ajvOptions, plugins: [addMailsvcFormats] },
-    // Requests Node's HTTP parser rejects (control characters in headers, bad framing) still
-    // get the JSON error envelope.
+    // A trickled body or header must not hold a connection (and SIGTERM) for minutes.
+    requestTimeout: deps.config.MAILSVC_HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: 5000,
+    http: {
+      // Node answers a missing Host itself, outside the envelope; checked in onRequest instead.
+      requireHostHeader: false,
+      headersTimeout: Math.min(20_000, deps.config.MAILSVC_HTTP_REQUEST_TIMEOUT_MS),
+      // How often Node checks those timeouts (default 30 s, which would make them 30 s late).
+      connectionsCheckingInterval: Math.min(1000, deps.config.MAILSVC_HTTP_REQUEST_TIMEOUT_MS),
+    },
+    // Requests Node's HTTP parser rejects (control characters in headers, bad framing, a header
+    // over 16 KiB, a request that timed out) still get the JSON error envelope and a request id.
     clientErrorHandler: (err, socket) => {
-      if (!socket.writable) return;
-      const body = JSON.stringify({
-        ok: false,
-        error: { code: 'invalid_request', message: 'Malformed HTTP request.', requestId: newId('req') },
-      });
-      const status =
-        (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW'
-          ? '431 Request Header Fields Too Large'
-          : '400 Bad Request';
-      socket.end(
-        `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      const code = (err as { code?: string }).code;
+      if (code === 'HPE_HEADER_OVERFLOW')
+        writeRawError(socket, 'headers_too_large', 'The request headers are over 16 KiB.');
+      else if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+        writeRawError(socket, 'request_timeout', 'The request did not arrive in time.');
+      else writeRawError(socket, 'invalid_request', 'Malformed HTTP request.');
+    },
+    // Fastify's own routing failures, in the envelope: a path that does not decode
+    // (`/v1/%zz`), a path parameter over maxParamLength.
+    frameworkErrors: (err, req, reply) => {
+      reply.header('X-Request-Id', req.id);
+      if (err.code === 'FST_ERR_BAD_URL')
+        return sendError(reply, 'invalid_request', 'The path is not valid (bad percent-encoding).');
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+        return sendError(reply, 'not_found', 'No such resource (a path segment is too long).');
+      req.log.error({ err }, 'unhandled framework error');
+      return sendError(
+        reply,
+        'internal',
+        'An unexpected error occurred. Quote the requestId when reporting it.',
       );
     },
   });
+  // Every method Node's parser accepts is routable, so a known path answers 405 for any of them
+  // (TRACE, PROPFIND, …) rather than 404. CONNECT never reaches the router: answered below.
+  for (const method of http.METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method))
+      app.addHttpMethod(method, { hasBody: true });
+  }
+  app.server.on('connect', (_req, socket) =>
+    writeRawError(socket, 'method_not_allowed', 'CONNECT is not supported.'),
+  );
   // Only JSON bodies: without the text/plain parser such requests get 415. JSON is parsed with
   // the shared input rules (@mailsvc/contract/json-input): no prototype-poisoning keys, nesting
   // bounded, no string PostgreSQL cannot store — each refused with its path.
@@ -89,6 +135,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined)
+      throw new ApiError('invalid_request', 'HTTP/1.1 requests need a Host header.');
   });
   installErrorHandling(app);
   installAuth(app, deps, opts.adminToken);
@@ -103,6 +151,20 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   add405s();
   return app;
+}
+
+/**
+ * Stops accepting connections, lets requests in flight finish for up to `ms`, then closes what is
+ * still open: Fastify's close waits for every connection, so a client trickling a body would hold
+ * the shutdown (and Node stops enforcing request timeouts once the server is closing).
+ */
+export async function closeApp(app: FastifyInstance, ms: number): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), ms);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export { sendError };

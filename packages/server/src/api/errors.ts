@@ -76,8 +76,6 @@ export function installErrorHandling(app: FastifyInstance) {
   );
 }
 
-const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
-
 /**
  * Known path, wrong method → 405 with Allow. Collects every route as it is declared and, once
  * all are in, declares the missing methods of each path. These routes carry no auth hook, so
@@ -93,7 +91,7 @@ export function collectRoutesFor405(app: FastifyInstance): () => void {
   });
   return () => {
     for (const [url, methods] of methodsByPath) {
-      const missing = METHODS.filter((m) => !methods.has(m));
+      const missing = app.supportedMethods.filter((m) => !methods.has(m));
       if (missing.length === 0) continue;
       const allow = [...methods].sort().join(', ');
       app.route({

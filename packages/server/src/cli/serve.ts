@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { RunningWrapper } from '@mailsvc/wrapper';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../api/app.js';
+import { buildApp, closeApp } from '../api/app.js';
 import { devRoutes } from '../api/routes/dev.js';
 import { devInboxRoutes } from '../api/routes/dev-inbox.js';
 import { ConfigError, loadConfig } from '../config.js';
@@ -136,9 +136,9 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     process.once('SIGTERM', stop);
   });
   io.stdout('mailsvc: stopping…');
+  await closeApp(app, config.MAILSVC_SHUTDOWN_TIMEOUT_MS);
   await delivery?.stop();
   if (wrapper && typeof wrapper !== 'string') await wrapper.close();
-  await app.close();
   await runtime.close();
   return 0;
 }
