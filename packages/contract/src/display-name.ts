@@ -5,8 +5,10 @@
 // invisible operators, U+180E, BOM) — the tools of display-name spoofing ("PayPal\u202E…").
 // Shared by the core, the wrapper and the admin commands.
 
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+/** The refused characters, as the body of a regular-expression character class. */
+export const UNSAFE_DISPLAY_CHARACTERS =
+  '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+const UNSAFE = new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}]`);
 
 /** null when the name is acceptable, else the problem as a phrase ("must …"). */
 export function checkDisplayName(value: string, max = 120): string | null {

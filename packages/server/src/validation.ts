@@ -4,8 +4,8 @@
 import type { FieldError } from '@mailsvc/templates';
 import { toFieldErrors } from '@mailsvc/templates/field-errors';
 import { Ajv, type Options } from 'ajv';
-import addFormats from 'ajv-formats';
 import { isEmail } from './domain/email.js';
+import { isTimestamp } from './domain/timestamp.js';
 
 export const ajvOptions: Options = {
   allErrors: true,
@@ -16,7 +16,8 @@ export const ajvOptions: Options = {
 };
 
 export function addMailsvcFormats(ajv: Ajv): Ajv {
-  addFormats.default(ajv, ['date-time']);
+  // Stricter than RFC 3339 alone: only instants PostgreSQL stores as given (domain/timestamp.ts).
+  ajv.addFormat('date-time', { type: 'string', validate: isTimestamp });
   ajv.addFormat('email', { type: 'string', validate: isEmail });
   return ajv;
 }

@@ -232,6 +232,43 @@ describe('admin API', () => {
     ]);
   });
 
+  it('refuses names with CR, LF, NUL, C1, bidi or invisible characters with 400 invalid_request', async () => {
+    for (const name of ['Acme\r\nInc', 'Acme\u0000', 'Acme\u0085', 'Ac\u202Eme', 'Ac\u200bme']) {
+      const res = await adminPost('/admin/v1/tenants/create', { name, plan: 'dup' });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'invalid_request', details: [{ path: '/name' }] });
+    }
+    const ok = await adminPost('/admin/v1/tenants/create', {
+      name: 'Société Générale 株式会社',
+      plan: 'dup',
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses trial ends PostgreSQL would refuse or move (year 0, ±23:59, a leap second), and stores the rest in UTC', async () => {
+    for (const trialEndsAt of [
+      '0000-01-01T00:00:00Z',
+      '2026-12-01T00:00:00+23:59',
+      '2026-12-01T00:00:00-23:59',
+      '9999-12-31T23:59:60Z',
+      '2026-12-01',
+    ]) {
+      const res = await adminPost('/admin/v1/tenants/create', { name: 'T', plan: 'dup', trialEndsAt });
+      expect(res.statusCode, trialEndsAt).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'invalid_request',
+        details: [{ path: '/trialEndsAt' }],
+      });
+    }
+    const ok = await adminPost('/admin/v1/tenants/create', {
+      name: 'T',
+      plan: 'dup',
+      trialEndsAt: '2026-12-01T01:00:00+01:00',
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().tenant.trialEndsAt).toBe('2026-12-01T00:00:00.000Z');
+  });
+
   it('registers sending domains with one owner and changes their status', async () => {
     const tenant = (await adminPost('/admin/v1/tenants/create', { name: 'T', plan: 'dup' })).json().tenant;
     const added = await adminPost('/admin/v1/domains/add', { domain: 'Mail.Example.COM', tenant: tenant.id });

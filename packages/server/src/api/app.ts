@@ -72,7 +72,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     return503OnClosing: true,
     logController: new OneLinePerRequest(),
     // Fastify's default strips unknown properties and coerces types; the contract is strict.
-    ajv: { customOptions: ajvOptions, plugins: [addMailsvcFormats] },
+    // onCreate runs after the compiler's own ajv-formats: our email and date-time rules win.
+    ajv: { customOptions: ajvOptions, onCreate: (ajv) => void addMailsvcFormats(ajv as never) },
     // A trickled body or header must not hold a connection (and SIGTERM) for minutes.
     requestTimeout: deps.config.MAILSVC_HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 5000,

@@ -7,6 +7,7 @@ import { ApiError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Deps } from '../deps.js';
 import { checkDisplayName, parseEmail } from '../email.js';
+import { parseTimestamp } from '../timestamp.js';
 import { environmentRecord, planRecord, projectRecord, tenantRecord } from './records.js';
 import { IdOf, Name, PlanId, SenderSettingsInput, Strict, Timestamp } from './schemas.js';
 
@@ -139,7 +140,7 @@ export async function createTenant(deps: AdminDeps, input: Static<typeof CreateT
       name: input.name,
       plan_id: input.plan,
       access_status: input.trialEndsAt ? 'trialing' : 'active',
-      trial_ends_at: input.trialEndsAt ?? null,
+      trial_ends_at: input.trialEndsAt ? parseTimestamp(input.trialEndsAt) : null,
       created_at: now,
       updated_at: now,
     })
@@ -173,7 +174,7 @@ export async function updateTenant(deps: AdminDeps, input: Static<typeof UpdateT
       ...(input.plan !== undefined && { plan_id: input.plan }),
       ...(input.accessStatus !== undefined && { access_status: input.accessStatus }),
       ...(input.trialEndsAt !== undefined && {
-        trial_ends_at: input.trialEndsAt === '' ? null : input.trialEndsAt,
+        trial_ends_at: input.trialEndsAt === '' ? null : parseTimestamp(input.trialEndsAt),
       }),
       updated_at: now,
     })
