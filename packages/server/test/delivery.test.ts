@@ -365,7 +365,8 @@ describe('headers and signature', () => {
       mail.headerLines.find((l) => l.key === name)?.line.replace(/\r?\n\s+/g, ' ');
     expect(line('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     const url = /^List-Unsubscribe: <([^>]+)>$/.exec(line('list-unsubscribe') ?? '')?.[1] ?? '';
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/u\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/u\/v1\.[A-Za-z0-9_-]+$/);
+    expect(url).not.toContain(to.split('@')[0]);
     const token = url.split('/u/')[1]!;
     expect(verifyUnsubscribeToken(h.runtime.deps.keys.unsubscribe, token)).toEqual({
       environmentId: s.environmentId,

@@ -1,8 +1,16 @@
-// Unsubscribe tokens: HMAC-SHA256 over (environment, address, scope), so a link cannot be forged
-// or moved to another address or environment. Stateless: a link keeps working after the
-// message's metadata is deleted. The token carries the address (base64url), which the link's
-// holder — the recipient — already knows; logs print /u/[token] only.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// Unsubscribe tokens: the capability to unsubscribe one address from one environment's
+// notifications. Stateless, so a link keeps working after the message's metadata is deleted.
+//
+// Format v1 — `v1.` + base64url(IV ‖ AES-256-GCM(environment \n address \n scope) ‖ tag): opaque
+// (link scanners, proxies and access logs that see the URL learn nothing about the recipient) and
+// authenticated (a token cannot be forged, altered, or moved to another address or environment).
+// The key is derived from the service's unsubscribe key.
+//
+// The format before it (base64url(payload) `.` HMAC-SHA256) carried the address readably; tokens
+// of that format already in inboxes keep working. Both are accepted only in their canonical
+// spelling: base64url decoding is lenient (padding, unused low bits of the last character), and
+// one token must have one spelling.
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SUBSCRIPTION_SCOPE = 'app_notifications';
 export type SubscriptionScope = typeof SUBSCRIPTION_SCOPE;
@@ -13,22 +21,71 @@ export interface UnsubscribeTarget {
   scope: SubscriptionScope;
 }
 
-const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
+const V1 = 'v1.';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const AAD = Buffer.from('mailsvc unsubscribe token v1');
+const MAX_TOKEN_LENGTH = 1024;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-export function createUnsubscribeToken(key: Buffer, target: UnsubscribeTarget): string {
-  const payload = `${target.environmentId}\n${target.email}\n${target.scope}`;
-  return `${Buffer.from(payload).toString('base64url')}.${mac(key, payload).toString('base64url')}`;
+const hmac = (key: Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+/** The AES key of v1, derived from the unsubscribe key (never the same bytes for two purposes). */
+const aeadKey = (key: Buffer) => hmac(key, 'mailsvc unsubscribe token v1 aes-256-gcm');
+
+const payloadOf = (t: UnsubscribeTarget) => `${t.environmentId}\n${t.email}\n${t.scope}`;
+
+/** The bytes of a canonical base64url string; null for any other spelling. */
+function decodeCanonical(text: string): Buffer | null {
+  if (!BASE64URL.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : null;
 }
 
-/** The target of a genuine token; null for anything else. */
-export function verifyUnsubscribeToken(key: Buffer, token: string): UnsubscribeTarget | null {
-  if (token.length > 1024) return null;
-  const dot = token.indexOf('.');
-  if (dot <= 0 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const payload = Buffer.from(token.slice(0, dot), 'base64url').toString('utf8');
-  const given = Buffer.from(token.slice(dot + 1), 'base64url');
-  if (!timingSafeEqual(given, mac(key, payload))) return null;
+function targetOf(payload: string): UnsubscribeTarget | null {
   const [environmentId, email, scope, ...rest] = payload.split('\n');
   if (!environmentId || !email || scope !== SUBSCRIPTION_SCOPE || rest.length > 0) return null;
   return { environmentId, email, scope };
+}
+
+export function createUnsubscribeToken(key: Buffer, target: UnsubscribeTarget): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', aeadKey(key), iv);
+  cipher.setAAD(AAD);
+  const sealed = Buffer.concat([cipher.update(payloadOf(target), 'utf8'), cipher.final()]);
+  return `${V1}${Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url')}`;
+}
+
+/** The target of a genuine token of either format, in its canonical spelling; null otherwise. */
+export function verifyUnsubscribeToken(key: Buffer, token: string): UnsubscribeTarget | null {
+  if (token.length > MAX_TOKEN_LENGTH) return null;
+  return token.startsWith(V1) ? openV1(key, token.slice(V1.length)) : verifyLegacy(key, token);
+}
+
+function openV1(key: Buffer, body: string): UnsubscribeTarget | null {
+  const bytes = decodeCanonical(body);
+  if (!bytes || bytes.length <= IV_BYTES + TAG_BYTES) return null;
+  const decipher = createDecipheriv('aes-256-gcm', aeadKey(key), bytes.subarray(0, IV_BYTES));
+  decipher.setAAD(AAD);
+  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+  try {
+    const plain = Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
+    return targetOf(plain.toString('utf8'));
+  } catch {
+    return null; // the tag did not verify
+  }
+}
+
+/** The format before v1: base64url(payload) `.` base64url(HMAC-SHA256(payload)). */
+function verifyLegacy(key: Buffer, token: string): UnsubscribeTarget | null {
+  const parts = token.split('.');
+  if (parts.length !== 2) return null;
+  const payload = decodeCanonical(parts[0]!);
+  const given = decodeCanonical(parts[1]!);
+  if (!payload || !given || given.length !== 32) return null;
+  const text = payload.toString('utf8');
+  if (!timingSafeEqual(given, hmac(key, text))) return null;
+  return targetOf(text);
 }
