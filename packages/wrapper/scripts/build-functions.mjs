@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Bundles the Firebase entry (src/firebase.ts) and its workspace dependencies (@mailsvc/templates,
-// pino, ajv) into functions/index.js, with a package.json that lists only what Cloud Build must
+// Bundles the Firebase entry (src/firebase.ts) and its dependencies (@mailsvc/templates,
+// @mailsvc/contract, pino, ajv, ioredis, rate-limiter-flexible) into functions/index.js, with a package.json that lists only what Cloud Build must
 // install: firebase-functions and firebase-admin. functions/ is build output (gitignored).
 // Settings files packages/wrapper/.env.<project-id> (and .env) are copied next to it, where
 // Firebase reads them.

@@ -129,7 +129,8 @@ async function main() {
 
   fs.writeFileSync(
     path.join(functionsDir, `.env.${PROJECT}`),
-    `MAILSVC_CORE_URL=${coreUrl}\nMAILSVC_ALLOWED_ORIGINS=${ORIGIN}\n`,
+    // A function is public: without App Check it serves only when anonymous callers are allowed.
+    `MAILSVC_CORE_URL=${coreUrl}\nMAILSVC_ALLOWED_ORIGINS=${ORIGIN}\nMAILSVC_ALLOW_ANONYMOUS=true\n`,
   );
   fs.writeFileSync(path.join(functionsDir, '.secret.local'), `MAILSVC_API_KEY=${apiKey}\n`, { mode: 0o600 });
 

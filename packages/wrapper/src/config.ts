@@ -1,5 +1,6 @@
 // The only module of the wrapper that reads process.env. Every key is declared once with its
 // type, default and description; the README's settings table is checked against this table.
+import { trimTrailingSlashes } from './paths.js';
 
 type Parser<T> = (raw: string) => T;
 
@@ -43,7 +44,51 @@ const httpUrl: Parser<string> = (raw) => {
     throw new ConfigValueError('must be an absolute http(s) URL');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigValueError('must be an http(s) URL');
-  return raw.replace(/\/+$/, '');
+  return trimTrailingSlashes(raw);
+};
+
+/** The URL may hold a password: no message repeats it. */
+const redisUrl: Parser<string> = (raw) => {
+  let u: URL | undefined;
+  try {
+    u = new URL(raw);
+  } catch {}
+  if (!u || (u.protocol !== 'redis:' && u.protocol !== 'rediss:') || u.hostname === '')
+    throw new ConfigValueError('must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379');
+  return raw;
+};
+
+/** `security` (consume on security templates only), or true/false for every route. */
+const consumeSetting: Parser<'security' | boolean> = (raw) => {
+  if (raw.trim().toLowerCase() === 'security') return 'security';
+  try {
+    return bool(raw);
+  } catch {
+    throw new ConfigValueError('must be security, true or false');
+  }
+};
+
+/**
+ * Host names compared exactly with a link's host: lowercase, ASCII (punycode for IDN), no scheme,
+ * port, path or wildcard. `new URL` gives hosts in that form, so a listed host that is not in it
+ * could never match.
+ */
+export const parseLinkHosts: Parser<readonly string[]> = (raw) => {
+  const out: string[] = [];
+  for (const item of raw.split(',').map((s) => s.trim())) {
+    if (item === '') continue;
+    let host: string | undefined;
+    try {
+      host = new URL(`https://${item}/`).host;
+    } catch {}
+    const isHostName = host === item && /^[a-z0-9.-]+$/.test(item) && !item.includes('..');
+    if (!isHostName)
+      throw new ConfigValueError(
+        `has ${item}, which is not a lowercase host name such as links.example.com (no scheme, port, path or wildcard; IDN in punycode)`,
+      );
+    out.push(item);
+  }
+  return Object.freeze([...new Set(out)]);
 };
 
 /**
@@ -105,16 +150,34 @@ export const wrapperSpec = {
     default: false,
     parse: bool,
   },
-  MAILSVC_APP_CHECK_CONSUME: {
+  MAILSVC_ALLOW_ANONYMOUS: {
     description:
-      'Replay protection: verify App Check tokens with `consume: true`, so each token is accepted once (costs a call to Google per request; the client must use limited-use tokens).',
+      'Accept callers without App Check where anyone can reach the wrapper. Without it (or `MAILSVC_REQUIRE_APP_CHECK=true`) the Firebase function answers 500 and the standalone wrapper refuses to start on an address other than loopback.',
     default: false,
     parse: bool,
+  },
+  MAILSVC_APP_CHECK_CONSUME: {
+    description:
+      'Replay protection: verify App Check tokens with `consume: true`, so each token is accepted once (costs a call to Google per request; the client must use limited-use tokens). `security`: on routes whose template category is security; `true`: every route; `false`: none.',
+    default: 'security' as 'security' | boolean,
+    parse: consumeSetting,
   },
   MAILSVC_APP_CHECK_PROJECT_ID: {
     description:
       "Firebase project id the App Check tokens must be for. Unset: the project firebase-admin finds itself (on Firebase, the function's project; elsewhere `GOOGLE_CLOUD_PROJECT`).",
     parse: str(1),
+  },
+  MAILSVC_ALLOW_SENDER_OVERRIDE: {
+    description:
+      'Let callers set `from`, `fromName` and `replyTo`. Off: a request with any of them is 400 `invalid_request`, and the core uses the environment sender.',
+    default: false,
+    parse: bool,
+  },
+  MAILSVC_ALLOWED_LINK_HOSTS: {
+    description:
+      'Comma-separated host names (`app.example.com,links.example.com`, exact, lowercase). When set, every link in template data must be https on one of them, else 400 `invalid_template_data`. Empty: any http(s) link the template schema accepts.',
+    default: Object.freeze([]) as readonly string[],
+    parse: parseLinkHosts,
   },
   MAILSVC_WRAPPER_PORT: {
     description: 'Port of the standalone wrapper (`mailsvc wrapper`).',
@@ -133,15 +196,21 @@ export const wrapperSpec = {
   },
   MAILSVC_WRAPPER_IP_LIMIT_PER_MINUTE: {
     description:
-      'Requests per client IP per minute (a token bucket: this many at once, refilled evenly over the minute). 0 turns the limit off. Kept in memory per instance.',
+      'Requests to send routes per client IP per fixed 60-second window (starting at its first request). 0 turns the limit off.',
     default: 60,
     parse: int(0, 1_000_000),
   },
   MAILSVC_WRAPPER_RECIPIENT_LIMIT_PER_HOUR: {
     description:
-      'Sends per recipient address per hour (a token bucket, as above), counted for valid requests only. 0 turns the limit off. Kept in memory per instance.',
+      'Sends per recipient per fixed 3600-second window, counted for valid requests only; the address is compared lowercase and without a `+tag`. 0 turns the limit off.',
     default: 10,
     parse: int(0, 1_000_000),
+  },
+  MAILSVC_REDIS_URL: {
+    description:
+      'Redis that holds the rate-limit counters, shared by every instance (`redis://…`, `rediss://…`). Unset: counted per instance. While Redis cannot be reached, each instance counts for itself (logged once). Holds a password: never logged.',
+    parse: redisUrl,
+    secret: true,
   },
   MAILSVC_WRAPPER_TRUST_PROXY: {
     description:
@@ -172,8 +241,51 @@ export class WrapperConfigError extends Error {
   }
 }
 
-/** Checks every key and names every bad one; MAILSVC_API_KEY is required. */
-export function loadWrapperConfig(env: Record<string, string | undefined> = process.env): WrapperConfig {
+/**
+ * Every value is valid, but the wrapper would take anonymous sends where anyone can reach it.
+ * A class of its own so `mailsvc start` can report it and run without the wrapper.
+ */
+export class AnonymousAccessError extends WrapperConfigError {
+  constructor(readonly reason: string) {
+    super([{ key: 'MAILSVC_REQUIRE_APP_CHECK', message: reason }]);
+    this.message = `Refusing to start the wrapper: ${reason}`;
+  }
+}
+
+export type WrapperRuntime = 'standalone' | 'firebase';
+
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/**
+ * A public send route that mails any address is an abuse target, so where anyone can reach the
+ * wrapper (Firebase, or a standalone bind other than loopback) it needs App Check or the
+ * operator's explicit MAILSVC_ALLOW_ANONYMOUS=true.
+ */
+export function checkAnonymousAccess(
+  config: WrapperConfig,
+  where: { runtime: WrapperRuntime; host?: string },
+): void {
+  if (config.MAILSVC_REQUIRE_APP_CHECK || config.MAILSVC_ALLOW_ANONYMOUS) return;
+  const host = where.host ?? config.MAILSVC_WRAPPER_HOST;
+  if (where.runtime === 'standalone' && isLoopback(host)) return;
+  const exposure =
+    where.runtime === 'firebase'
+      ? 'a Firebase function is public'
+      : `the wrapper would listen on ${host}, which is not a loopback address`;
+  throw new AnonymousAccessError(
+    `${exposure}, and without App Check anyone could send email through it. Set MAILSVC_REQUIRE_APP_CHECK=true (Firebase App Check), or MAILSVC_ALLOW_ANONYMOUS=true to accept anonymous callers.`,
+  );
+}
+
+/**
+ * Checks every key and names every bad one; MAILSVC_API_KEY is required. Then refuses anonymous
+ * callers where anyone can reach the wrapper (checkAnonymousAccess).
+ */
+export function loadWrapperConfig(
+  env: Record<string, string | undefined> = process.env,
+  opts: { runtime?: WrapperRuntime } = {},
+): WrapperConfig {
   const out: Record<string, unknown> = {};
   const problems: { key: string; message: string }[] = [];
   for (const [key, s] of Object.entries(wrapperSpec) as [string, KeySpec<unknown>][]) {
@@ -192,12 +304,15 @@ export function loadWrapperConfig(env: Record<string, string | undefined> = proc
   if (out.MAILSVC_API_KEY === undefined && !problems.some((p) => p.key === 'MAILSVC_API_KEY'))
     problems.unshift({ key: 'MAILSVC_API_KEY', message: 'is required' });
   if (problems.length > 0) throw new WrapperConfigError(problems);
-  return Object.freeze(out) as WrapperConfig;
+  const config = Object.freeze(out) as WrapperConfig;
+  checkAnonymousAccess(config, { runtime: opts.runtime ?? 'standalone' });
+  return config;
 }
 
 /**
  * `mailsvc start`: the environment's wrapper settings (origins, App Check, limits) with the local
- * core, its dev key and the listening address given by the caller.
+ * core, its dev key and the listening address given by the caller (the core's HOST), under the
+ * same rule for anonymous callers.
  */
 export function localWrapperConfig(overrides: {
   coreUrl: string;

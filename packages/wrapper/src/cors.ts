@@ -2,7 +2,7 @@
 // standalone server behave the same (firebase-functions' `cors` option is not used).
 
 export const ALLOWED_REQUEST_HEADERS = 'Content-Type, X-Firebase-AppCheck';
-export const EXPOSED_HEADERS = 'X-Request-Id, Retry-After';
+export const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy';
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 export type OriginCheck =

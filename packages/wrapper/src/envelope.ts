@@ -38,8 +38,15 @@ function checkEmail(details: ErrorDetail[], name: string, value: unknown): strin
   return parsed.address;
 }
 
-/** Every problem of the envelope at once, each with a JSON Pointer into the body. */
-export function checkEnvelope(body: unknown): EnvelopeResult {
+/** The fields that say who the email is from; callers may set them only when the operator allows. */
+export const SENDER_FIELDS = ['from', 'fromName', 'replyTo'] as const;
+const SENDER_REFUSED = 'may not be set by callers unless MAILSVC_ALLOW_SENDER_OVERRIDE=true';
+
+/**
+ * Every problem of the envelope at once, each with a JSON Pointer into the body. Without
+ * `allowSenderOverride`, `from`, `fromName` and `replyTo` are refused whatever their value.
+ */
+export function checkEnvelope(body: unknown, opts: { allowSenderOverride: boolean }): EnvelopeResult {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, details: [{ path: '/', message: 'must be a JSON object' }] };
   }
@@ -62,10 +69,15 @@ export function checkEnvelope(body: unknown): EnvelopeResult {
         message: 'must be a version name such as v1 (1 to 32 letters, digits, dots, dashes)',
       });
   }
-  if (b.from !== undefined) checkEmail(details, 'from', b.from);
-  if (b.replyTo !== undefined) checkEmail(details, 'replyTo', b.replyTo);
-  if (b.fromName !== undefined && typeof b.fromName !== 'string')
-    details.push({ path: '/fromName', message: 'must be a string' });
+  if (!opts.allowSenderOverride) {
+    for (const name of SENDER_FIELDS)
+      if (b[name] !== undefined) details.push({ path: `/${name}`, message: SENDER_REFUSED });
+  } else {
+    if (b.from !== undefined) checkEmail(details, 'from', b.from);
+    if (b.replyTo !== undefined) checkEmail(details, 'replyTo', b.replyTo);
+    if (b.fromName !== undefined && typeof b.fromName !== 'string')
+      details.push({ path: '/fromName', message: 'must be a string' });
+  }
   if (b.idempotencyKey !== undefined) {
     if (typeof b.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(b.idempotencyKey))
       details.push({

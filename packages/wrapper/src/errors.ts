@@ -8,7 +8,13 @@ export const wrapperErrors = {
   },
   invalid_template_data: {
     status: 400,
-    description: "`data` failed the route template's schema; `details` lists each field.",
+    description:
+      "`data` failed the route template's schema, or a link is not https on MAILSVC_ALLOWED_LINK_HOSTS; `details` lists each field.",
+  },
+  invalid_from_name: {
+    status: 400,
+    description:
+      '`fromName` (allowed with MAILSVC_ALLOW_SENDER_OVERRIDE=true) has line breaks, control, bidirectional or invisible characters, or is over 120 characters.',
   },
   app_check_required: {
     status: 401,
@@ -24,10 +30,18 @@ export const wrapperErrors = {
   },
   not_found: { status: 404, description: 'No such route.' },
   method_not_allowed: { status: 405, description: 'The route exists but not for this method; see `Allow`.' },
+  request_timeout: {
+    status: 408,
+    description: 'Standalone server: the request (headers and body) did not arrive in time.',
+  },
   payload_too_large: { status: 413, description: 'The body is over 256 KiB.' },
   unsupported_media_type: {
     status: 415,
     description: 'POST bodies must be `Content-Type: application/json`.',
+  },
+  headers_too_large: {
+    status: 431,
+    description: 'Standalone server: the request headers are over the HTTP parser limit (16 KiB).',
   },
   rate_limited: {
     status: 429,

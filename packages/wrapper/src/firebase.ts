@@ -4,35 +4,63 @@ import { defineSecret } from 'firebase-functions/params';
 import { onRequest } from 'firebase-functions/v2/https';
 import { lastForwardedFor } from './client-ip.js';
 import { loadWrapperConfig, WrapperConfigError } from './config.js';
-import { createWrapperLogger } from './logger.js';
-import { createRouter, type WrapperRouter } from './router.js';
+import { createWrapperLogger, type Logger } from './logger.js';
+import { newRequestId } from './request-id.js';
+import { createRouter, type RouterOptions, type WrapperRouter } from './router.js';
 
 const MAILSVC_API_KEY = defineSecret('MAILSVC_API_KEY');
 
-let router: WrapperRouter | undefined;
-const log = createWrapperLogger('info');
+/** What the handler uses of the Functions runtime's (Express) request and response. */
+interface FunctionRequest {
+  method: string;
+  url: string;
+  originalUrl?: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody?: Buffer;
+  body?: unknown;
+  socket: { remoteAddress?: string | undefined };
+}
+interface FunctionResponse {
+  status(code: number): FunctionResponse;
+  set(headers: Record<string, string>): FunctionResponse;
+  send(body: string): unknown;
+}
 
-export const mailsvc = onRequest(
-  {
-    region: 'europe-west2',
-    secrets: [MAILSVC_API_KEY],
-    // Browsers call it without Google credentials; access control is Origin + App Check + limits.
-    invoker: 'public',
-    // Bounds how far the per-instance rate limits multiply.
-    maxInstances: 10,
-  },
-  async (req, res) => {
+/**
+ * The request handler. Settings are read at the first request, not at load: the secret is not
+ * there while deploying. A function is public, so it refuses to serve anonymous callers unless
+ * App Check is required or MAILSVC_ALLOW_ANONYMOUS=true (checkAnonymousAccess).
+ */
+export function createFirebaseHandler(
+  opts: {
+    env?: () => Record<string, string | undefined>;
+    log?: Logger;
+    router?: Partial<Omit<RouterOptions, 'config'>>;
+  } = {},
+) {
+  let router: WrapperRouter | undefined;
+  const log = opts.log ?? createWrapperLogger('info');
+  return async (req: FunctionRequest, res: FunctionResponse): Promise<void> => {
     if (!router) {
       try {
-        // Read at the first request, not at load: the secret is not there while deploying.
-        router = createRouter({ config: loadWrapperConfig() });
+        const config = loadWrapperConfig(opts.env?.() ?? process.env, { runtime: 'firebase' });
+        router = createRouter({ config, ...(opts.log && { log: opts.log }), ...opts.router });
       } catch (err) {
         if (!(err instanceof WrapperConfigError)) throw err;
-        log.error({ problems: err.problems.map((p) => `${p.key} ${p.message}`) }, 'wrapper misconfigured');
-        res.status(500).json({
-          ok: false,
-          error: { code: 'internal', message: 'The wrapper is not configured. See its logs.' },
-        });
+        const requestId = newRequestId();
+        log.error(
+          { requestId, problems: err.problems.map((p) => `${p.key} ${p.message}`) },
+          'wrapper misconfigured',
+        );
+        res
+          .status(500)
+          .set({ 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId })
+          .send(
+            JSON.stringify({
+              ok: false,
+              error: { code: 'internal', message: 'The wrapper is not configured. See its logs.', requestId },
+            }),
+          );
         return;
       }
     }
@@ -55,5 +83,17 @@ export const mailsvc = onRequest(
       ip: lastForwardedFor(req.headers['x-forwarded-for']) ?? req.socket.remoteAddress ?? 'unknown',
     });
     res.status(out.status).set(out.headers).send(out.body);
+  };
+}
+
+export const mailsvc = onRequest(
+  {
+    region: 'europe-west2',
+    secrets: [MAILSVC_API_KEY],
+    // Browsers call it without Google credentials; access control is Origin + App Check + limits.
+    invoker: 'public',
+    // Bounds how far the limits multiply when they are counted per instance (no MAILSVC_REDIS_URL).
+    maxInstances: 10,
   },
+  createFirebaseHandler(),
 );

@@ -3,6 +3,8 @@
 // firebase-functions.
 export { type AppCheckResult, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
 export {
+  AnonymousAccessError,
+  checkAnonymousAccess,
   loadWrapperConfig,
   localWrapperConfig,
   type WrapperConfig,
@@ -12,13 +14,14 @@ export {
 } from './config.js';
 export { coreErrorHandling, type WrapperErrorCode, wrapperErrors } from './errors.js';
 export { type CoreReply, type CoreSendBody, createForwarder, type Forwarder } from './forward.js';
+export { linkProblems } from './links.js';
 export { createWrapperLogger } from './logger.js';
 export { buildOpenApi } from './openapi.js';
-export { TokenBuckets } from './rate-limit.js';
 export {
   BODY_LIMIT,
   createRouter,
   type RouterOptions,
+  recipientLimitKey,
   routePathOf,
   type WrapperRequest,
   type WrapperResponse,

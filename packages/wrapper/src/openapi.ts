@@ -74,9 +74,23 @@ export function buildOpenApi(): Record<string, unknown> {
           default: 'v1',
           description: 'Template version; the data schema shown is v1.',
         },
-        from: { type: 'string', format: 'email', description: 'Verified sender address.' },
-        fromName: { type: 'string', description: 'Sender display name (at most 120 characters).' },
-        replyTo: { type: 'string', format: 'email' },
+        from: {
+          type: 'string',
+          format: 'email',
+          description:
+            'Verified sender address. Only when the wrapper runs with MAILSVC_ALLOW_SENDER_OVERRIDE=true.',
+        },
+        fromName: {
+          type: 'string',
+          maxLength: 120,
+          description:
+            'Sender display name: no line breaks, control, bidirectional or invisible characters. Only with MAILSVC_ALLOW_SENDER_OVERRIDE=true.',
+        },
+        replyTo: {
+          type: 'string',
+          format: 'email',
+          description: 'Only with MAILSVC_ALLOW_SENDER_OVERRIDE=true.',
+        },
         idempotencyKey: {
           type: 'string',
           pattern: '^[\\x21-\\x7e]{1,120}$',
@@ -99,7 +113,7 @@ export function buildOpenApi(): Record<string, unknown> {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/SendAccepted' } } },
           },
           '400': errorResponse(
-            '`invalid_request` (envelope) or `invalid_template_data` (data), with details; or a core 400 such as `invalid_from_address`.',
+            '`invalid_request` (envelope), `invalid_from_name` or `invalid_template_data` (data, or a link off MAILSVC_ALLOWED_LINK_HOSTS), with details; or a core 400 such as `invalid_from_address`.',
           ),
           '401': errorResponse(
             codesWith(401)
@@ -114,7 +128,7 @@ export function buildOpenApi(): Record<string, unknown> {
           '409': errorResponse('`idempotency_key_reused` (from the core).'),
           '413': errorResponse('`payload_too_large`.'),
           '415': errorResponse('`unsupported_media_type`.'),
-          '429': errorResponse('`rate_limited`; see `Retry-After`.'),
+          '429': errorResponse('`rate_limited`; see `Retry-After`, `RateLimit-Policy` and `RateLimit`.'),
           '500': errorResponse('`send_failed`: the core could not be reached or failed.'),
         },
         security: [{}, { AppCheck: [] }],

@@ -5,23 +5,34 @@
 //  1. Origin (403 origin_not_allowed) — before anything else, so a disallowed page learns nothing
 //  2. preflight (OPTIONS), route (404 not_found), method (405 method_not_allowed, Allow)
 //  3. per-IP rate limit (429 rate_limited)
-//  4. App Check when required (401 app_check_required / app_check_invalid)
+//  4. App Check when required (401 app_check_required / app_check_invalid); tokens consumed on
+//     security templates by default (MAILSVC_APP_CHECK_CONSUME)
 //  5. media type (415), size (413), JSON (400 invalid_request)
-//  6. envelope (400 invalid_request), then data against the template (400 invalid_template_data)
+//  6. envelope (400 invalid_request; from/fromName/replyTo only with MAILSVC_ALLOW_SENDER_OVERRIDE),
+//     fromName (400 invalid_from_name), data against the template, then its links against
+//     MAILSVC_ALLOWED_LINK_HOSTS (400 invalid_template_data)
 //  7. per-recipient rate limit (429 rate_limited)
 //  8. forward to the core and map its answer (DESIGN.md §8)
+import { checkDisplayName } from '@mailsvc/contract/display-name';
 import { parseJsonBody } from '@mailsvc/contract/json-input';
+import {
+  type LimitPolicy,
+  memoryRateLimitStore,
+  rateLimitHeaders,
+  redisRateLimitStore,
+} from '@mailsvc/contract/rate-limit';
 import { getTemplate, validateTemplateData } from '@mailsvc/templates';
-import { maskEmail } from '@mailsvc/templates/email';
+import { maskEmail, parseEmail } from '@mailsvc/templates/email';
 import { APP_CHECK_HEADER, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
 import type { WrapperConfig } from './config.js';
 import { checkOrigin, corsHeaders, preflightHeaders } from './cors.js';
 import { checkEnvelope } from './envelope.js';
 import { type ErrorDetail, handlingOf, type WrapperErrorCode, wrapperErrors } from './errors.js';
 import { type CoreSendBody, CoreUnreachableError, createForwarder, type Forwarder } from './forward.js';
+import { linkProblems } from './links.js';
 import { createWrapperLogger, type Logger } from './logger.js';
 import { buildOpenApi } from './openapi.js';
-import { TokenBuckets } from './rate-limit.js';
+import { trimTrailingSlashes } from './paths.js';
 import { newRequestId } from './request-id.js';
 import { routesByPath, type TemplateRoute } from './routes.js';
 
@@ -52,12 +63,15 @@ export interface RouterOptions {
   forwarder?: Forwarder;
   /** Defaults to firebase-admin's verifyToken. */
   verifyAppCheck?: AppCheckVerifier;
+  /** Prefix of the rate-limit keys in Redis (tests give each run its own). */
+  rateLimitPrefix?: string;
   now?: () => number;
 }
 
 export interface WrapperRouter {
   handle(req: WrapperRequest): Promise<WrapperResponse>;
-  close(): void;
+  /** Closes the connections to the core and to Redis. */
+  close(): Promise<void>;
 }
 
 const ROUTE_METHODS = 'OPTIONS, POST';
@@ -68,9 +82,24 @@ const EMULATOR_PREFIX = /^\/[^/]+\/europe-west2\/[^/]+(?=\/|$)/;
 
 export function routePathOf(rawPath: string): string {
   const path = rawPath.split('?')[0] || '/';
+  // Anchored, and no two quantifiers can match the same characters: linear.
   const stripped = path.replace(EMULATOR_PREFIX, '');
-  return stripped === '' ? '/' : stripped.length > 1 ? stripped.replace(/\/+$/, '') : stripped;
+  return stripped === '' ? '/' : trimTrailingSlashes(stripped);
 }
+
+/**
+ * The per-recipient limit counts a mailbox, not a spelling: lowercase, IDN domain in punycode, and
+ * without a `+tag`, which most providers deliver to the same mailbox (jane+1@, jane+2@, … would
+ * otherwise each get a fresh allowance). A local part that starts with `+` is kept whole.
+ */
+export function recipientLimitKey(address: string): string {
+  const parsed = parseEmail(address);
+  if (!parsed.ok) return address.trim().toLowerCase();
+  const plus = parsed.local.indexOf('+');
+  return plus > 0 ? `${parsed.local.slice(0, plus)}@${parsed.domain}` : parsed.address;
+}
+
+const RATE_LIMIT_PREFIX = 'mailsvc:wrapper:rl';
 
 const header = (req: WrapperRequest, name: string): string | undefined => {
   const v = req.headers[name];
@@ -90,12 +119,25 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
   const verifyAppCheck =
     opts.verifyAppCheck ?? firebaseAppCheckVerifier({ projectId: config.MAILSVC_APP_CHECK_PROJECT_ID });
   const now = opts.now ?? Date.now;
-  const byIp = new TokenBuckets({ limit: config.MAILSVC_WRAPPER_IP_LIMIT_PER_MINUTE, windowMs: 60_000, now });
-  const byRecipient = new TokenBuckets({
-    limit: config.MAILSVC_WRAPPER_RECIPIENT_LIMIT_PER_HOUR,
-    windowMs: 3_600_000,
-    now,
-  });
+  // Counted in Redis when configured, so N instances allow the limit once, not N times.
+  const limits = config.MAILSVC_REDIS_URL
+    ? redisRateLimitStore(config.MAILSVC_REDIS_URL, {
+        log,
+        prefix: opts.rateLimitPrefix ?? RATE_LIMIT_PREFIX,
+      })
+    : memoryRateLimitStore();
+  const ipPolicy: LimitPolicy = {
+    name: 'per-ip',
+    points: config.MAILSVC_WRAPPER_IP_LIMIT_PER_MINUTE,
+    windowSeconds: 60,
+  };
+  const recipientPolicy: LimitPolicy = {
+    name: 'per-recipient',
+    points: config.MAILSVC_WRAPPER_RECIPIENT_LIMIT_PER_HOUR,
+    windowSeconds: 3600,
+  };
+  const byIp = limits.limiter(ipPolicy);
+  const byRecipient = limits.limiter(recipientPolicy);
   let openApiBody: string | undefined;
 
   async function handle(req: WrapperRequest): Promise<WrapperResponse> {
@@ -182,11 +224,14 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
     async function send(r: TemplateRoute): Promise<WrapperResponse> {
       logFields.templateId = r.templateId;
       // 3. per-IP rate limit
-      const ipDecision = byIp.take(req.ip);
+      const ipDecision = await byIp.consume(req.ip);
       if (!ipDecision.ok) {
-        return refuse('rate_limited', 'Too many requests from this client; retry later.', undefined, {
-          'Retry-After': String(ipDecision.retryAfterSeconds),
-        });
+        return refuse(
+          'rate_limited',
+          'Too many requests from this client; retry later.',
+          undefined,
+          rateLimitHeaders(ipPolicy, ipDecision),
+        );
       }
 
       // 4. App Check
@@ -198,8 +243,14 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
             'An App Check token is required in the X-Firebase-AppCheck header.',
           );
         }
+        // Replay protection costs a call to Google per request; by default it is spent where a
+        // replayed token hurts most: codes, links and alerts of security templates.
+        const consume =
+          config.MAILSVC_APP_CHECK_CONSUME === 'security'
+            ? r.template.category === 'security'
+            : config.MAILSVC_APP_CHECK_CONSUME;
         try {
-          const verified = await verifyAppCheck(token.trim(), { consume: config.MAILSVC_APP_CHECK_CONSUME });
+          const verified = await verifyAppCheck(token.trim(), { consume });
           if (verified.alreadyConsumed) {
             return refuse('app_check_invalid', 'The App Check token was already used.');
           }
@@ -235,15 +286,22 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
       }
       const body = parsed.value;
 
-      // 6. envelope, then data
-      const checked = checkEnvelope(body);
+      // 6. envelope, sender name, data, links
+      const checked = checkEnvelope(body, { allowSenderOverride: config.MAILSVC_ALLOW_SENDER_OVERRIDE });
       if (!checked.ok) return refuse('invalid_request', 'The request body is not valid.', checked.details);
       const { envelope, recipient } = checked;
       logFields.to = maskEmail(recipient);
       logFields.templateVersion = envelope.templateVersion;
+      if (envelope.fromName !== undefined) {
+        // The core's rule (DESIGN.md §2), applied here so a spoofing name is refused before it
+        // costs a core call or the recipient's allowance.
+        const problem = checkDisplayName(envelope.fromName);
+        if (problem)
+          return refuse('invalid_from_name', 'The sender name is not allowed.', [
+            { path: '/fromName', message: problem },
+          ]);
+      }
       const version = publishedVersion(r.templateId, envelope.templateVersion);
-      // A version this catalogue does not publish is left to the core, which may be newer and
-      // otherwise answers 404 template_version_not_found.
       if (version) {
         const result = validateTemplateData(version, envelope.data);
         if (!result.ok) {
@@ -253,14 +311,31 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
             result.errors.map((e) => ({ path: `/data${e.path === '/' ? '' : e.path}`, message: e.message })),
           );
         }
+        const links = linkProblems(version, result.data, config.MAILSVC_ALLOWED_LINK_HOSTS);
+        if (links.length > 0) {
+          return refuse('invalid_template_data', 'The data has links to hosts that are not allowed.', links);
+        }
+      } else if (config.MAILSVC_ALLOWED_LINK_HOSTS.length > 0) {
+        // Its links cannot be checked here, and forwarding it would let them through unchecked.
+        return refuse('invalid_request', 'The request body is not valid.', [
+          {
+            path: '/templateVersion',
+            message: `must be a version this wrapper publishes for ${r.templateId} while MAILSVC_ALLOWED_LINK_HOSTS is set`,
+          },
+        ]);
       }
+      // Otherwise a version this catalogue does not publish is left to the core, which may be
+      // newer and otherwise answers 404 template_version_not_found.
 
       // 7. per-recipient rate limit
-      const toDecision = byRecipient.take(recipient);
+      const toDecision = await byRecipient.consume(recipientLimitKey(recipient));
       if (!toDecision.ok) {
-        return refuse('rate_limited', 'Too many emails to this recipient; retry later.', undefined, {
-          'Retry-After': String(toDecision.retryAfterSeconds),
-        });
+        return refuse(
+          'rate_limited',
+          'Too many emails to this recipient; retry later.',
+          undefined,
+          rateLimitHeaders(recipientPolicy, toDecision),
+        );
       }
 
       // 8. forward
@@ -324,8 +399,9 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
 
   return {
     handle,
-    close() {
+    async close() {
       forwarder.close();
+      await limits.close();
     },
   };
 }

@@ -1,13 +1,32 @@
 // The standalone runner: plain node:http around the router. Answers at /… and under
 // /<project_id>/europe-west2/<function_name>/… (the emulator's address shape).
+//
+// Every answer carries the error envelope (for errors) and X-Request-Id, also for requests Node's
+// HTTP parser refuses before the router could see them (DESIGN.md §2): those are answered from the
+// server's clientError event, straight onto the socket.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { AppCheckVerifier } from './app-check.js';
 import { lastForwardedFor } from './client-ip.js';
-import type { WrapperConfig } from './config.js';
+import { checkAnonymousAccess, type WrapperConfig } from './config.js';
+import { type WrapperErrorCode, wrapperErrors } from './errors.js';
 import type { Forwarder } from './forward.js';
 import { createWrapperLogger, type Logger } from './logger.js';
+import { newRequestId } from './request-id.js';
 import { BODY_LIMIT, createRouter, type WrapperRouter } from './router.js';
+
+export interface ServerTimeouts {
+  /** The whole header block must arrive within this (slowloris). Default 10 s. */
+  headersMs?: number;
+  /** The whole request, headers and body (at most 256 KiB), must arrive within this. Default 30 s. */
+  requestMs?: number;
+  /** An idle kept-alive connection is closed after this. Default 5 s. */
+  keepAliveMs?: number;
+}
+
+const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+/** After a refusal, how long the client may keep sending before the socket is dropped. */
+const REFUSAL_LINGER_MS = 1_000;
 
 export interface StartWrapperOptions {
   config: WrapperConfig;
@@ -17,12 +36,19 @@ export interface StartWrapperOptions {
   host?: string;
   forwarder?: Forwarder;
   verifyAppCheck?: AppCheckVerifier;
+  timeouts?: ServerTimeouts;
 }
 
 export interface RunningWrapper {
   url: string;
   port: number;
   router: WrapperRouter;
+  server: http.Server;
+  /**
+   * Stops accepting, drops connections that have not handed a request to the router (including
+   * clients still trickling headers or a body), lets sends already with the core finish (bounded
+   * by MAILSVC_WRAPPER_TIMEOUT_MS), then closes everything.
+   */
   close(): Promise<void>;
 }
 
@@ -47,57 +73,173 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
     });
     req.on('end', () => resolve(Buffer.concat(chunks).subarray(0, BODY_LIMIT + 1)));
     req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('the request was aborted'));
+    });
   });
+}
+
+const parserRefusal = (parserCode: string | undefined): { code: WrapperErrorCode; message: string } =>
+  parserCode === 'HPE_HEADER_OVERFLOW'
+    ? { code: 'headers_too_large', message: 'The request headers are too large.' }
+    : parserCode === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? { code: 'request_timeout', message: 'The request did not arrive in time.' }
+      : { code: 'invalid_request', message: 'Malformed HTTP request.' };
+
+function errorBody(code: WrapperErrorCode, message: string, requestId: string): string {
+  return JSON.stringify({ ok: false, error: { code, message, requestId } });
 }
 
 export async function startWrapperServer(opts: StartWrapperOptions): Promise<RunningWrapper> {
   const { config } = opts;
+  const host = opts.host ?? config.MAILSVC_WRAPPER_HOST;
+  // The host option can differ from the configured one, so the rule is applied to it here.
+  checkAnonymousAccess(config, { runtime: 'standalone', host });
   const log = opts.log ?? createWrapperLogger(config.LOG_LEVEL);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const router = createRouter({
     config,
     log,
     ...(opts.forwarder && { forwarder: opts.forwarder }),
     ...(opts.verifyAppCheck && { verifyAppCheck: opts.verifyAppCheck }),
   });
-  const server = http.createServer(async (req, res) => {
-    try {
-      const body = await readBody(req);
-      const out = await router.handle({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        headers: req.headers,
-        body,
-        ip: clientIp(req, config.MAILSVC_WRAPPER_TRUST_PROXY),
-      });
-      res.writeHead(out.status, out.headers);
-      res.end(out.body);
-    } catch (err) {
-      log.error({ err }, 'wrapper request failed');
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-      res.end(
-        JSON.stringify({ ok: false, error: { code: 'internal', message: 'An unexpected error occurred.' } }),
-      );
+
+  // Sockets whose request the router is handling (possibly waiting for the core); close() waits
+  // for these and no others.
+  const busy = new Set<Socket>();
+  const sockets = new Set<Socket>();
+  // Sockets already answered from clientError: the parser reports every later chunk again.
+  const refused = new WeakSet<Socket>();
+  let isClosing = false;
+  let onIdle: (() => void) | undefined;
+
+  const server = http.createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // Node checks the two timeouts on this interval; the default (30 s) would double them.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+      // Checked in the handler instead, so the refusal carries the envelope.
+      requireHostHeader: false,
+    },
+    async (req, res) => {
+      const socket = req.socket;
+      if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+        const requestId = newRequestId();
+        log.info(
+          { requestId, status: 400, code: 'invalid_request', reason: 'no Host header' },
+          'request refused',
+        );
+        const body = errorBody('invalid_request', 'Malformed HTTP request.', requestId);
+        res.writeHead(400, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': String(Buffer.byteLength(body)),
+          'X-Request-Id': requestId,
+          'Cache-Control': 'no-store',
+          Connection: 'close',
+        });
+        res.end(body);
+        return;
+      }
+      try {
+        const body = await readBody(req);
+        busy.add(socket);
+        const out = await router.handle({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+          body,
+          ip: clientIp(req, config.MAILSVC_WRAPPER_TRUST_PROXY),
+        });
+        const headers: Record<string, string> = { ...out.headers };
+        // A length instead of chunked encoding; a HEAD answer's body is empty but its length is not.
+        if (out.status !== 204 && req.method !== 'HEAD')
+          headers['Content-Length'] = String(Buffer.byteLength(out.body));
+        if (isClosing) headers.Connection = 'close';
+        res.writeHead(out.status, headers);
+        res.end(out.body);
+      } catch (err) {
+        // The client went away mid-body, or the parser refused the rest (answered in clientError).
+        if (refused.has(socket) || socket.destroyed || res.headersSent) return;
+        const requestId = newRequestId();
+        log.error({ requestId, err }, 'wrapper request failed');
+        const body = errorBody('internal', 'An unexpected error occurred.', requestId);
+        res.writeHead(500, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': String(Buffer.byteLength(body)),
+          'X-Request-Id': requestId,
+          'Cache-Control': 'no-store',
+        });
+        res.end(body);
+      } finally {
+        busy.delete(socket);
+        if (busy.size === 0) onIdle?.();
+      }
+    },
+  );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
+    if (refused.has(socket)) return;
+    const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
     }
+    refused.add(socket);
+    const requestId = newRequestId();
+    const { code, message } = parserRefusal(err.code);
+    const status = wrapperErrors[code].status;
+    // The parser's code only: its error may carry the raw bytes, which can hold credentials.
+    log.info({ requestId, status, code, parserCode: err.code }, 'malformed request refused');
+    const body = errorBody(code, message, requestId);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Cache-Control: no-store\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+    // Closing at once, with the client's bytes unread, would reset the connection and could
+    // destroy the answer before the client reads it; read and drop them for a moment instead.
+    setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
   });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 20_000;
-  const host = opts.host ?? config.MAILSVC_WRAPPER_HOST;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? config.MAILSVC_WRAPPER_PORT, host, () => resolve());
-  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? config.MAILSVC_WRAPPER_PORT, host, () => resolve());
+    });
+  } catch (err) {
+    // A busy port is reported, not fatal, in `mailsvc start`: leave no Redis client behind.
+    await router.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
-  return {
-    url,
-    port,
-    router,
-    close: () =>
-      new Promise<void>((resolve) => {
-        router.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+
+  async function close(): Promise<void> {
+    isClosing = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Nothing of these has reached the core: idle kept-alive connections, and clients still
+    // sending headers or a body.
+    for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
+    if (busy.size > 0) {
+      await new Promise<void>((resolve) => {
+        onIdle = resolve;
+        setTimeout(resolve, config.MAILSVC_WRAPPER_TIMEOUT_MS + 1_000).unref();
+      });
+    }
+    for (const socket of sockets) socket.destroy();
+    await closed;
+    await router.close();
+  }
+
+  return { url, port, router, server, close };
 }

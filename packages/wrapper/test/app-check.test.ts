@@ -1,6 +1,7 @@
 // App Check with the real firebase-admin verifier, offline: a local RSA key, its JWKS served
 // through nock in place of https://firebaseappcheck.googleapis.com/v1/jwks, RS256 tokens signed here.
 import { createSign, generateKeyPairSync } from 'node:crypto';
+import { getFixture, getTemplate } from '@mailsvc/templates';
 import { type App, initializeApp } from 'firebase-admin/app';
 import nock from 'nock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -68,22 +69,39 @@ beforeEach(() => {
 
 const LOGIN = { to: 'jane@example.com', data: { code: '482913' } };
 
-function appCheckRouter(v: AppCheckVerifier, consume = false) {
+/** `unset`: MAILSVC_APP_CHECK_CONSUME not given, so its default applies. */
+type ConsumeSetting = boolean | 'security' | 'unset';
+
+function appCheckRouter(v: AppCheckVerifier, consume: ConsumeSetting = false) {
   return testRouter(
-    { MAILSVC_CORE_URL: stub.url, MAILSVC_REQUIRE_APP_CHECK: true, MAILSVC_APP_CHECK_CONSUME: consume },
+    {
+      MAILSVC_CORE_URL: stub.url,
+      MAILSVC_REQUIRE_APP_CHECK: true,
+      MAILSVC_APP_CHECK_CONSUME: consume === 'unset' ? undefined : consume,
+    },
     { verifyAppCheck: v },
   ).router;
 }
 
-async function send(token: string | undefined, v = verifier, consume = false) {
+async function send(
+  token: string | undefined,
+  v = verifier,
+  consume: ConsumeSetting = false,
+  route: { path: string; body: unknown } = { path: '/auth/login-code', body: LOGIN },
+) {
   const router = appCheckRouter(v, consume);
-  const res = await call(router, '/auth/login-code', {
-    body: LOGIN,
+  const res = await call(router, route.path, {
+    body: route.body,
     headers: token === undefined ? {} : { 'X-Firebase-AppCheck': token },
   });
   router.close();
   return res;
 }
+
+const RECEIPT = {
+  path: '/billing/payment-receipt',
+  body: { to: 'jane@example.com', data: getFixture(getTemplate('payment-receipt', 'v1').version) },
+};
 
 describe('App Check required', () => {
   it('sends with a valid token', async () => {
@@ -157,4 +175,51 @@ describe('replay protection (MAILSVC_APP_CHECK_CONSUME=true)', () => {
     expect([res.status, res.json().error.code]).toEqual([401, 'app_check_invalid']);
     expect(stub.calls).toHaveLength(0);
   });
+});
+
+describe('replay protection for security templates by default (MAILSVC_APP_CHECK_CONSUME=security)', () => {
+  const consumeVerifier = () => firebaseAppCheckVerifier({ app: consumeApp });
+
+  it('refuses a replayed token on a security route (/auth/login-code) with 401 app_check_invalid', async () => {
+    const token = sign();
+    let seen = 0;
+    const scope = nock(APPCHECK)
+      .post(`/v1beta/projects/${PROJECT_ID}:verifyAppCheckToken`, (b) => b.app_check_token === token)
+      .times(2)
+      .reply(200, () => ({ alreadyConsumed: seen++ > 0 }));
+    const v = consumeVerifier();
+    const first = await send(token, v, 'unset');
+    expect(first.status, first.body).toBe(200);
+    const replay = await send(token, v, 'unset');
+    expect([replay.status, replay.json().error.code]).toEqual([401, 'app_check_invalid']);
+    expect(stub.calls).toHaveLength(1);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('verifies without consuming on a transactional route: the same token sends twice', async () => {
+    const token = sign();
+    const v = consumeVerifier();
+    expect((await send(token, v, 'unset', RECEIPT)).status).toBe(200);
+    expect((await send(token, v, 'unset', RECEIPT)).status).toBe(200);
+    expect(stub.calls).toHaveLength(2);
+  });
+
+  it.each([
+    ['unset' as const, true, false],
+    ['security' as const, true, false],
+    [true, true, true],
+    [false, false, false],
+  ])(
+    'with MAILSVC_APP_CHECK_CONSUME=%s consumes on a security route: %s, on a transactional route: %s',
+    async (setting, onSecurity, onTransactional) => {
+      const asked: boolean[] = [];
+      const recording: AppCheckVerifier = async (token, opts) => {
+        asked.push(opts.consume);
+        return verifier(token, { consume: false });
+      };
+      expect((await send(sign(), recording, setting)).status).toBe(200);
+      expect((await send(sign(), recording, setting, RECEIPT)).status).toBe(200);
+      expect(asked).toEqual([onSecurity, onTransactional]);
+    },
+  );
 });

@@ -1,10 +1,11 @@
 // The Firebase entry called the way the Functions runtime calls it: an Express-like request with
 // rawBody (the body may already be parsed) and a response with status/set/send.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, APP_ORIGIN, type StubCore, startStubCore } from './helpers.js';
+import { API_KEY, APP_ORIGIN, captureLogs, type StubCore, startStubCore } from './helpers.js';
 
+type Handler = (req: unknown, res: unknown) => Promise<void> | void;
 let stub: StubCore;
-let handler: (req: unknown, res: unknown) => Promise<void> | void;
+let handler: Handler;
 
 beforeAll(async () => {
   stub = await startStubCore();
@@ -12,12 +13,17 @@ beforeAll(async () => {
   process.env.MAILSVC_API_KEY = API_KEY;
   process.env.MAILSVC_CORE_URL = stub.url;
   process.env.MAILSVC_ALLOWED_ORIGINS = APP_ORIGIN;
+  // These tests are about forwarding, not about who may call.
+  process.env.MAILSVC_ALLOW_ANONYMOUS = 'true';
   process.env.LOG_LEVEL = 'silent';
   handler = (await import('../src/firebase.js')).mailsvc as never;
 });
 afterAll(() => stub.close());
 
-function invoke(opts: { path: string; headers?: Record<string, string>; body?: unknown; rawBody?: Buffer }) {
+function invoke(
+  opts: { path: string; headers?: Record<string, string>; body?: unknown; rawBody?: Buffer },
+  fn: Handler = handler,
+) {
   const headers = { 'content-type': 'application/json', ...opts.headers };
   const req = {
     method: 'POST',
@@ -57,7 +63,7 @@ function invoke(opts: { path: string; headers?: Record<string, string>; body?: u
       setHeader: () => res,
       getHeader: () => undefined,
     };
-    void handler(req, res);
+    void fn(req, res);
   });
 }
 
@@ -84,5 +90,42 @@ describe('the Firebase function', () => {
     });
     expect(res.status).toBe(403);
     expect(stub.calls.length).toBe(before);
+  });
+});
+
+describe('on Firebase without App Check', () => {
+  const env = { MAILSVC_API_KEY: API_KEY, MAILSVC_CORE_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' };
+  const login = {
+    path: '/auth/login-code',
+    rawBody: Buffer.from('{"to":"jane@example.com","data":{"code":"1"}}'),
+  };
+
+  it('answers 500 with the envelope and logs that App Check or MAILSVC_ALLOW_ANONYMOUS is needed', async () => {
+    const { createFirebaseHandler } = await import('../src/firebase.js');
+    const logs = captureLogs();
+    const before = stub.calls.length;
+    const res = await invoke(login, createFirebaseHandler({ env: () => env, log: logs.log }) as Handler);
+    expect(res.status).toBe(500);
+    const body = JSON.parse(res.body);
+    expect(body).toEqual({
+      ok: false,
+      error: { code: 'internal', message: expect.any(String), requestId: expect.stringMatching(/^req_/) },
+    });
+    expect(res.headers['X-Request-Id']).toBe(body.error.requestId);
+    const line = JSON.parse(logs.lines.find((l) => l.includes('wrapper misconfigured'))!);
+    expect(line.level).toBe(50);
+    expect(JSON.stringify(line)).toContain('MAILSVC_REQUIRE_APP_CHECK=true');
+    expect(JSON.stringify(line)).toContain('MAILSVC_ALLOW_ANONYMOUS=true');
+    expect(logs.text()).not.toContain(API_KEY);
+    expect(stub.calls.length).toBe(before);
+  });
+
+  it('serves once MAILSVC_ALLOW_ANONYMOUS=true says anonymous callers are accepted', async () => {
+    const { createFirebaseHandler } = await import('../src/firebase.js');
+    const fn = createFirebaseHandler({
+      env: () => ({ ...env, MAILSVC_CORE_URL: stub.url, MAILSVC_ALLOW_ANONYMOUS: 'true' }),
+      log: captureLogs().log,
+    }) as Handler;
+    expect((await invoke(login, fn)).status).toBe(200);
   });
 });

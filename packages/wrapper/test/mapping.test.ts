@@ -35,7 +35,8 @@ const coreError = (status: number, code: string, extra: Record<string, unknown> 
 describe('forwarding', () => {
   it('posts the envelope to /v1/send with the templateId, Bearer key and Idempotency-Key', async () => {
     stub.calls.length = 0;
-    const res = await call(router, '/auth/login-code', {
+    const t = testRouter({ MAILSVC_CORE_URL: stub.url, MAILSVC_ALLOW_SENDER_OVERRIDE: true });
+    const res = await call(t.router, '/auth/login-code', {
       body: { ...LOGIN, idempotencyKey: 'abc-1', fromName: 'Acme', replyTo: 'help@example.com' },
     });
     expect(res.status).toBe(200);
@@ -53,6 +54,7 @@ describe('forwarding', () => {
       fromName: 'Acme',
       replyTo: 'help@example.com',
     });
+    t.router.close();
   });
 
   it('keeps connections to the core alive between requests', async () => {

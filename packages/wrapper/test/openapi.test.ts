@@ -1,5 +1,6 @@
 import { getTemplate, jsonSchemaFor, listTemplates } from '@mailsvc/templates';
 import { describe, expect, it } from 'vitest';
+import { wrapperErrors } from '../src/errors.js';
 import { buildOpenApi } from '../src/openapi.js';
 import { call, testRouter } from './helpers.js';
 
@@ -43,6 +44,13 @@ describe('OpenAPI', () => {
 });
 
 describe('the README', () => {
+  it('lists every wrapper error code with its status', async () => {
+    const fs = await import('node:fs');
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const [code, { status }] of Object.entries(wrapperErrors))
+      expect(readme, code).toContain(`| \`${code}\` | ${status} |`);
+  });
+
   it('lists every route with its operationId', async () => {
     const fs = await import('node:fs');
     const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -17,7 +17,12 @@ beforeAll(async () => {
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const address = h.app.server.address();
   coreUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  ({ router, logs } = testRouter({ MAILSVC_API_KEY: s.apiKey, MAILSVC_CORE_URL: coreUrl }));
+  // Some tests pass `from` to check the core's refusal, so callers may set the sender here.
+  ({ router, logs } = testRouter({
+    MAILSVC_API_KEY: s.apiKey,
+    MAILSVC_CORE_URL: coreUrl,
+    MAILSVC_ALLOW_SENDER_OVERRIDE: true,
+  }));
 });
 afterAll(async () => {
   router?.close();

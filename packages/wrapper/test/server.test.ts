@@ -138,6 +138,14 @@ describe('mailsvc wrapper', () => {
     expect(p.output()).not.toContain(API_KEY);
   });
 
+  it('refuses to listen on 0.0.0.0 without App Check or MAILSVC_ALLOW_ANONYMOUS, naming both', async () => {
+    const p = run({ MAILSVC_API_KEY: API_KEY, MAILSVC_WRAPPER_PORT: '0', MAILSVC_WRAPPER_HOST: '0.0.0.0' });
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toContain('MAILSVC_REQUIRE_APP_CHECK=true');
+    expect(p.output()).toContain('MAILSVC_ALLOW_ANONYMOUS=true');
+    expect(p.output()).not.toContain(API_KEY);
+  });
+
   it('refuses to start without MAILSVC_API_KEY, naming it', async () => {
     const p = run({ MAILSVC_WRAPPER_PORT: '0', MAILSVC_ALLOWED_ORIGINS: '*' });
     expect(await p.exited).toBe(1);

@@ -153,7 +153,9 @@ async function startLocalWrapper(
   apiKey: string,
   deps: Deps,
 ): Promise<RunningWrapper | string> {
-  const { localWrapperConfig, startWrapperServer, WrapperConfigError } = await import('@mailsvc/wrapper');
+  const { AnonymousAccessError, localWrapperConfig, startWrapperServer, WrapperConfigError } = await import(
+    '@mailsvc/wrapper'
+  );
   let wrapperConfig: ReturnType<typeof localWrapperConfig>;
   try {
     wrapperConfig = localWrapperConfig({
@@ -163,6 +165,9 @@ async function startLocalWrapper(
       host: config.HOST,
     });
   } catch (err) {
+    // HOST=0.0.0.0 (a container, say) without App Check: the API runs; the banner says why the
+    // wrapper did not.
+    if (err instanceof AnonymousAccessError) return err.reason;
     if (err instanceof WrapperConfigError) throw new ConfigError(err.problems);
     throw err;
   }
