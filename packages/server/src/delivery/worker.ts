@@ -182,9 +182,12 @@ export class DeliveryWorker {
     }
   }
 
-  /** Runs `fn`, retrying (0.25 s doubling to 5 s) for as long as the database is unreachable. */
+  /**
+   * Runs `fn`, retrying every 0.25–1 s for as long as the database is unreachable. Kept short: a
+   * worker whose slots all wait here claims nothing, so its pace after an outage is this wait.
+   */
   private async whileUnavailable<T>(fn: () => Promise<T>): Promise<T> {
-    for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+    for (let wait = 250; ; wait = Math.min(wait * 2, 1000)) {
       try {
         return await fn();
       } catch (err) {

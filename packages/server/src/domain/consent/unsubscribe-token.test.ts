@@ -1,9 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createUnsubscribeToken, SUBSCRIPTION_SCOPE, verifyUnsubscribeToken } from './unsubscribe-token.js';
+import {
+  createUnsubscribeToken,
+  SUBSCRIPTION_SCOPE,
+  type UnsubscribeTarget,
+  verifyUnsubscribeToken,
+} from './unsubscribe-token.js';
 
 const key = randomBytes(32);
-const target = {
+const target: UnsubscribeTarget = {
   environmentId: 'env_01M80000000000000000000000',
   email: 'jane.doe@example.com',
   scope: SUBSCRIPTION_SCOPE,
