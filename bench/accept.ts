@@ -72,7 +72,14 @@ async function serveApp(databaseUrl: string): Promise<Ready> {
   const admin = (name: string, input: Record<string, unknown>) =>
     // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely here
     adminCommands[name]!.run(runtime.deps, input as never, 'bench') as Promise<any>;
-  await admin('plans.create', { id: 'bench', monthlyLimit: 100_000_000, overageAllowed: false });
+  // A rate limit the load never reaches: the limiter runs on every request, as in production.
+  await admin('plans.create', {
+    id: 'bench',
+    monthlyLimit: 100_000_000,
+    overageAllowed: false,
+    rateLimitPerSecond: 1_000_000,
+    rateLimitBurst: 1_000_000,
+  });
   const { tenant } = await admin('tenants.create', { name: 'Bench', plan: 'bench' });
   const { project } = await admin('projects.create', { tenant: tenant.id, name: 'Bench App' });
   const { environment } = await admin('environments.create', { project: project.id, name: 'production' });

@@ -77,7 +77,12 @@ async function main() {
     const run = (name: string, input: Record<string, unknown>) =>
       // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely here
       adminCommands[name]!.run(runtime.deps, input as never, 'bench') as Promise<any>;
-    await run('plans.create', { id: 'bench', monthlyLimit: 100_000_000 });
+    await run('plans.create', {
+      id: 'bench',
+      monthlyLimit: 100_000_000,
+      overageAllowed: false,
+      rateLimitPerSecond: 0,
+    });
     const { tenant } = await run('tenants.create', { name: 'Bench', plan: 'bench' });
     const { project } = await run('projects.create', { tenant: tenant.id, name: 'Bench App' });
     const { environment } = await run('environments.create', { project: project.id, name: 'production' });

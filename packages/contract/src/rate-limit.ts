@@ -46,6 +46,11 @@ export interface RateLimitStore {
   readonly kind: 'memory' | 'redis';
   /** The limiter of a policy (one per distinct policy, made on first use). */
   limiter(policy: LimitPolicy): Limiter;
+  /**
+   * Whether the shared store answers, waiting up to `timeoutMs` for it (memory: at once). Until
+   * it does, limits are counted in this process.
+   */
+  ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -92,6 +97,7 @@ function makeStore(
   kind: RateLimitStore['kind'],
   build: (keyPrefix: string, points: number, duration: number) => Consumer & object,
   close: () => Promise<void>,
+  ready: RateLimitStore['ready'] = async () => true,
 ): RateLimitStore {
   const limiters = new Map<string, Limiter>();
   return {
@@ -115,6 +121,7 @@ function makeStore(
       }
       return limiter;
     },
+    ready,
     close,
   };
 }
@@ -171,6 +178,20 @@ export function redisRateLimitStore(
       }),
     async () => {
       client.disconnect();
+    },
+    async (timeoutMs) => {
+      if (client.status === 'ready') return true;
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          client.off('ready', onReady);
+          resolve(false);
+        }, timeoutMs);
+        const onReady = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        client.once('ready', onReady);
+      });
     },
   );
 }

@@ -95,6 +95,18 @@ const smtpUrl: Parser<string> = (raw) => {
   return raw;
 };
 
+const redisUrl: Parser<string> = (raw) => {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigValueError('must be a redis:// or rediss:// URL');
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new ConfigValueError('must be a redis:// or rediss:// URL');
+  return raw;
+};
+
 const domainName: Parser<string> = (raw) => {
   const v = raw.trim().toLowerCase();
   if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(v))
@@ -216,6 +228,18 @@ const spec = {
       'On SIGTERM or SIGINT, how long requests in flight may finish before their connections are closed.',
     default: 10_000,
     parse: int(0, 300_000),
+  },
+  MAILSVC_REDIS_URL: {
+    description:
+      'Redis for rate limits shared by every replica (redis:// or rediss://). Unset: each process counts its own. If Redis cannot be reached, each process falls back to its own counts and logs it.',
+    parse: redisUrl,
+    secret: true,
+  },
+  MAILSVC_AUTH_FAILURE_LIMIT_PER_MINUTE: {
+    description:
+      'Failed authentications (malformed, unknown or wrong API keys) allowed per client IP per minute; then 429 rate_limited until the minute ends. 0 turns the limit off. Set MAILSVC_TRUST_PROXY behind a proxy, or every client shares its address.',
+    default: 30,
+    parse: int(0, 1_000_000),
   },
   MAILSVC_TRUST_PROXY: {
     description: 'Trust X-Forwarded-* headers from a reverse proxy in front of the API.',

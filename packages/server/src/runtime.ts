@@ -1,5 +1,6 @@
 // Wiring: config + database + clock + logger → the Deps every use-case receives.
 import { createHmac } from 'node:crypto';
+import { createRateLimitStore } from '@mailsvc/contract/rate-limit';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -11,6 +12,7 @@ import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
 import { acceptMessages, readSendContexts } from './db/repositories/send.js';
 import { inProcessSignal, postgresSignal } from './delivery/queue-signal.js';
 import { KeyLookupCache } from './domain/auth/authenticate.js';
+import { AuthFailureLimiter } from './domain/auth/rate-limit.js';
 import type { Deps, ServiceKeys } from './domain/deps.js';
 import { createLogger } from './logger.js';
 import { StartupError } from './startup-error.js';
@@ -47,15 +49,19 @@ export async function openRuntime(
     throw failure ? new StartupError(failure) : err;
   }
   const queue = config.DATABASE_URL ? postgresSignal(database.pool, config.DATABASE_URL) : inProcessSignal();
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const rateLimits = createRateLimitStore(config.MAILSVC_REDIS_URL, log);
   const deps: Deps = {
     db: database.db,
     queue,
     keys: await deriveKeys(config, database.db),
     clock: opts.clock ?? systemClock,
     config,
-    log: opts.log ?? createLogger(config.LOG_LEVEL),
+    log,
     keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
     send: newSendBatchers(database, config.MAILSVC_DB_POOL_SIZE),
+    rateLimits,
+    authFailures: new AuthFailureLimiter(rateLimits, config.MAILSVC_AUTH_FAILURE_LIMIT_PER_MINUTE),
   };
   return {
     config,
@@ -63,6 +69,7 @@ export async function openRuntime(
     deps,
     async close() {
       await queue.close();
+      await rateLimits.close();
       await database.close();
     },
   };

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { rateLimitHeaders } from '@mailsvc/contract/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   type AccessCheck,
@@ -6,6 +7,7 @@ import {
   authenticate,
   requireAccess,
 } from '../domain/auth/authenticate.js';
+import { apiKeyPolicy } from '../domain/auth/rate-limit.js';
 import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
 
@@ -23,6 +25,33 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A client over its failed-authentication allowance is refused before its key is even parsed; a
+ * wrong key counts against its IP.
+ */
+async function authenticateWithinLimits(deps: Deps, req: FastifyRequest): Promise<AuthContext> {
+  const now = deps.clock.now().getTime();
+  const waitSeconds = deps.authFailures.blockedFor(req.ip, now);
+  if (waitSeconds > 0) throw tooManyFailures(waitSeconds);
+  try {
+    return await authenticate(deps, req.headers.authorization);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'invalid_api_key') {
+      const decision = await deps.authFailures.recordFailure(req.ip, now);
+      if (!decision.ok) throw tooManyFailures(decision.retryAfterSeconds);
+    }
+    throw err;
+  }
+}
+
+const tooManyFailures = (seconds: number) =>
+  new ApiError(
+    'rate_limited',
+    `Too many failed authentications from this client; retry after ${seconds} s.`,
+    undefined,
+    { 'Retry-After': String(seconds) },
+  );
+
 /** The authenticated caller of an apiKey route. */
 export function authOf(req: FastifyRequest): AuthContext {
   if (!req.auth) throw new Error('route is not configured with auth: apiKey');
@@ -38,10 +67,23 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
 export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string | undefined) {
   const adminDigest = adminToken ? sha256(adminToken) : undefined;
   app.decorateRequest('auth', undefined);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     if (config.auth === 'apiKey') {
-      req.auth = await authenticate(deps, req.headers.authorization);
+      req.auth = await authenticateWithinLimits(deps, req);
+      // The key's own rate (its plan's), before anything else is done for it.
+      const policy = apiKeyPolicy(req.auth.rateLimit);
+      const decision = await deps.rateLimits.limiter(policy).consume(req.auth.keyId);
+      const headers = rateLimitHeaders(policy, decision);
+      if (!decision.ok) {
+        throw new ApiError(
+          'rate_limited',
+          `This API key is over its rate limit (${policy.points} requests per second); retry after ${decision.retryAfterSeconds} s.`,
+          undefined,
+          headers,
+        );
+      }
+      reply.headers(headers);
       requireAccess(req.auth, config.access ?? []);
     } else if (config.auth === 'admin') {
       const token = /^Bearer[ \t]+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';

@@ -9,6 +9,8 @@ export interface PlansTable {
   id: string;
   monthly_limit: number;
   overage_allowed: boolean;
+  rate_limit_per_second: Generated<number>;
+  rate_limit_burst: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

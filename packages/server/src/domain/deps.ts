@@ -1,3 +1,4 @@
+import type { RateLimitStore } from '@mailsvc/contract/rate-limit';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -6,6 +7,7 @@ import type { AcceptItem, AcceptOutcome, SendContext, SendContextQuery } from '.
 import type { Db } from '../db/schema.js';
 import type { QueueSignal } from '../delivery/queue-signal.js';
 import type { KeyLookupCache } from './auth/authenticate.js';
+import type { AuthFailureLimiter } from './auth/rate-limit.js';
 
 /** Keys derived once at start-up; never logged. */
 export interface ServiceKeys {
@@ -23,6 +25,10 @@ export interface Deps {
   /** Wakes delivery workers after an accept. */
   queue: QueueSignal;
   keys: ServiceKeys;
+  /** Request rate limits: per process, or shared through Redis (MAILSVC_REDIS_URL). */
+  rateLimits: RateLimitStore;
+  /** Failed authentications per client IP. */
+  authFailures: AuthFailureLimiter;
   /** POST /v1/send's reads and accepts, batched per process (db/batcher.ts, runtime.ts). */
   send: {
     reads: Batcher<SendContextQuery, SendContext>;

@@ -7,6 +7,7 @@ export async function findKeyScope(db: Db, keyId: string) {
     .innerJoin('environments as e', 'e.id', 'k.environment_id')
     .innerJoin('projects as p', 'p.id', 'e.project_id')
     .innerJoin('tenants as t', 't.id', 'p.tenant_id')
+    .innerJoin('plans as pl', 'pl.id', 't.plan_id')
     .select([
       'k.id as keyId',
       'k.secret_sha256 as secretSha256',
@@ -16,6 +17,8 @@ export async function findKeyScope(db: Db, keyId: string) {
       't.plan_id as planId',
       't.access_status as accessStatus',
       't.trial_ends_at as trialEndsAt',
+      'pl.rate_limit_per_second as rateLimitPerSecond',
+      'pl.rate_limit_burst as rateLimitBurst',
       'p.id as projectId',
       'p.deleted_at as projectDeletedAt',
       'p.status as projectStatus',

@@ -17,6 +17,8 @@ export const planRecord = (p: Selectable<PlansTable>) => ({
   id: p.id,
   monthlyLimit: p.monthly_limit,
   overageAllowed: p.overage_allowed,
+  rateLimitPerSecond: p.rate_limit_per_second,
+  rateLimitBurst: p.rate_limit_burst,
   createdAt: iso(p.created_at),
   updatedAt: iso(p.updated_at),
 });

@@ -5,6 +5,7 @@ import { insertAuditEvent } from '../../db/repositories/audit.js';
 import type { Db } from '../../db/schema.js';
 import { ApiError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { DEFAULT_RATE_LIMIT } from '../auth/rate-limit.js';
 import type { Deps } from '../deps.js';
 import { checkDisplayName, parseEmail } from '../email.js';
 import { parseTimestamp } from '../timestamp.js';
@@ -84,19 +85,46 @@ export { requireEnvironment, requireProject, requireTenant };
 
 // ---- plans
 
+const RateLimitPerSecond = Type.Integer({
+  minimum: 0,
+  maximum: 1_000_000,
+  description: 'requests per second per API key (0: no limit); default 100',
+});
+const RateLimitBurst = Type.Integer({
+  minimum: 0,
+  maximum: 10_000_000,
+  description: 'requests a key may send at once, at least the rate; default 200',
+});
+
+/** The burst must cover the rate: a plan whose burst is below its rate could never use it. */
+function checkRateLimits(perSecond: number, burst: number): void {
+  if (burst < perSecond) {
+    throw new ApiError('invalid_request', 'The burst must be at least the rate per second.', [
+      { path: '/rateLimitBurst', message: `must be at least rateLimitPerSecond (${perSecond})` },
+    ]);
+  }
+}
+
 export const CreatePlanInput = Strict({
   id: PlanId,
   monthlyLimit: Type.Integer({ minimum: 0, maximum: 2_000_000_000 }),
   overageAllowed: Type.Boolean(),
+  rateLimitPerSecond: Type.Optional(RateLimitPerSecond),
+  rateLimitBurst: Type.Optional(RateLimitBurst),
 });
 export async function createPlan(deps: AdminDeps, input: Static<typeof CreatePlanInput>) {
   const now = deps.clock.now();
+  const perSecond = input.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT.perSecond;
+  const burst = input.rateLimitBurst ?? Math.max(perSecond, DEFAULT_RATE_LIMIT.burst);
+  checkRateLimits(perSecond, burst);
   const plan = await deps.db
     .insertInto('plans')
     .values({
       id: input.id,
       monthly_limit: input.monthlyLimit,
       overage_allowed: input.overageAllowed,
+      rate_limit_per_second: perSecond,
+      rate_limit_burst: burst,
       created_at: now,
       updated_at: now,
     })
@@ -111,13 +139,24 @@ export const UpdatePlanInput = Strict({
   id: PlanId,
   monthlyLimit: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_000_000_000 })),
   overageAllowed: Type.Optional(Type.Boolean()),
+  rateLimitPerSecond: Type.Optional(RateLimitPerSecond),
+  rateLimitBurst: Type.Optional(RateLimitBurst),
 });
 export async function updatePlan(deps: AdminDeps, input: Static<typeof UpdatePlanInput>) {
+  if (input.rateLimitPerSecond !== undefined || input.rateLimitBurst !== undefined) {
+    const current = await requirePlan(deps.db, input.id);
+    checkRateLimits(
+      input.rateLimitPerSecond ?? current.rate_limit_per_second,
+      input.rateLimitBurst ?? current.rate_limit_burst,
+    );
+  }
   const plan = await deps.db
     .updateTable('plans')
     .set({
       ...(input.monthlyLimit !== undefined && { monthly_limit: input.monthlyLimit }),
       ...(input.overageAllowed !== undefined && { overage_allowed: input.overageAllowed }),
+      ...(input.rateLimitPerSecond !== undefined && { rate_limit_per_second: input.rateLimitPerSecond }),
+      ...(input.rateLimitBurst !== undefined && { rate_limit_burst: input.rateLimitBurst }),
       updated_at: deps.clock.now(),
     })
     .where('id', '=', input.id)

@@ -19,6 +19,8 @@ export interface AuthContext {
   sendingStatus: 'active' | 'paused' | 'blocked';
   project: { name: string; displayName: string | null; supportEmail: string | null; sender: SenderSettings };
   environment: { name: string; sender: SenderSettings };
+  /** The plan's per-key request rate (domain/auth/rate-limit.ts). */
+  rateLimit: { perSecond: number; burst: number };
 }
 
 export interface SenderSettings {
@@ -33,10 +35,27 @@ export interface SenderSettings {
  */
 export class KeyLookupCache {
   private readonly rows = new Map<string, { row: KeyScopeRow; expiresAt: number }>();
+  /** Key ids that do not exist: a flood of guessed ids must not cost a query each. */
+  private readonly missing = new Map<string, number>();
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
+    /** Ids are random: one that did not exist cannot come into being except by a new key. */
+    private readonly missingTtlMs = 60_000,
   ) {}
+
+  isKnownMissing(keyId: string, now: number): boolean {
+    const until = this.missing.get(keyId);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.missing.delete(keyId);
+    return false;
+  }
+
+  setMissing(keyId: string, now: number): void {
+    if (this.missing.size >= this.maxEntries) this.missing.clear();
+    this.missing.set(keyId, now + this.missingTtlMs);
+  }
 
   get(keyId: string, now: number): KeyScopeRow | undefined {
     const hit = this.rows.get(keyId);
@@ -57,6 +76,7 @@ export class KeyLookupCache {
   /** After an admin change in this process: no stale status here, whatever was changed. */
   clear(): void {
     this.rows.clear();
+    this.missing.clear();
   }
 }
 
@@ -79,9 +99,10 @@ export async function authenticate(deps: AuthDeps, authorization: string | undef
   if (!parsed) throw new ApiError('invalid_api_key', 'The API key is not valid.');
   const now = deps.clock.now();
   let row = deps.keyCache.get(parsed.id, now.getTime());
-  if (!row) {
+  if (!row && !deps.keyCache.isKnownMissing(parsed.id, now.getTime())) {
     row = await findKeyScope(deps.db, parsed.id);
     if (row) deps.keyCache.set(parsed.id, row, now.getTime());
+    else deps.keyCache.setMissing(parsed.id, now.getTime());
   }
   if (!row || !secretMatches(parsed.secret, row.secretSha256)) {
     throw new ApiError('invalid_api_key', 'The API key is not valid.');
@@ -116,6 +137,7 @@ function toAuthContext(row: KeyScopeRow, now: Date): AuthContext {
     projectStatus: row.projectStatus,
     environmentStatus: row.environmentStatus,
     sendingStatus: row.sendingStatus,
+    rateLimit: { perSecond: row.rateLimitPerSecond, burst: row.rateLimitBurst },
     project: {
       name: row.projectName,
       displayName: row.projectDisplayName,
