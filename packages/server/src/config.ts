@@ -241,6 +241,12 @@ const spec = {
     default: 30,
     parse: int(0, 1_000_000),
   },
+  MAILSVC_DEV_PAGES: {
+    description:
+      '`mailsvc start` only: the template gallery (/dev/templates) and, with the capture transport, the dev inbox (/dev/inbox, which shows every captured message in full). auto: on when HOST is a loopback address; on: also on another bind (a container), still only for requests addressed to localhost; off: never.',
+    default: 'auto',
+    parse: oneOf('auto', 'on', 'off'),
+  },
   MAILSVC_TRUST_PROXY: {
     description: 'Trust X-Forwarded-* headers from a reverse proxy in front of the API.',
     default: false,

@@ -3,6 +3,7 @@ import type { RunningWrapper } from '@mailsvc/wrapper';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, closeApp } from '../api/app.js';
 import { devRoutes } from '../api/routes/dev.js';
+import { devPagesFor } from '../api/routes/dev-access.js';
 import { devInboxRoutes } from '../api/routes/dev-inbox.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { inboxDir } from '../delivery/transports/capture.js';
@@ -70,12 +71,12 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const runtime = await openRuntime(config, { command: mode });
   const { deps, database } = runtime;
   const adminToken = resolveAdminToken(config);
-  // The dev inbox shows what the capture transport stored: only without an SMTP relay.
-  const hasInbox = mode === 'start' && !config.MAILSVC_SMTP_URL;
+  const devPages = devPagesFor(config, mode);
+  const hasInbox = devPages.inbox;
   const app = await buildApp(deps, {
     adminToken,
     extraRoutes: [
-      ...(mode === 'start' ? [(a: FastifyInstance) => devRoutes(a)] : []),
+      ...(devPages.templates ? [(a: FastifyInstance) => devRoutes(a)] : []),
       ...(hasInbox ? [(a: FastifyInstance) => devInboxRoutes(a, { dir: inboxDir(config.dataDir) })] : []),
     ],
   });
@@ -106,7 +107,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     lines.push(
       `  API key    ${devKey}`,
       `             (dev key for the demo environment, kept in ${config.dataDir}/${DEV_KEY_FILE})`,
-      `  Templates  ${baseUrl}/dev/templates`,
+      ...(devPages.templates ? [`  Templates  ${baseUrl}/dev/templates`] : []),
       ...(wrapper
         ? typeof wrapper === 'string'
           ? [`  Wrapper    not started: ${wrapper}`]
@@ -127,6 +128,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
         : []),
     );
   }
+  if (devPages.warning) lines.push('', `Warning: ${devPages.warning}.`);
   lines.push('', 'Press Ctrl+C to stop.', '');
   io.stdout(lines.join('\n'));
 

@@ -1,6 +1,6 @@
 // The dev inbox (like Mailpit): messages stored by the capture transport, served only by
-// `mailsvc start` when no MAILSVC_SMTP_URL is set. No authentication, like the other dev pages:
-// `mailsvc start` listens on 127.0.0.1 unless HOST says otherwise.
+// `mailsvc start` when no MAILSVC_SMTP_URL is set, and only to requests addressed to a loopback
+// name (dev-access.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { listCaptured, readCaptured } from '../../delivery/transports/capture.js';
@@ -11,6 +11,7 @@ import {
   renderInboxMessagePage,
   renderInboxNotFoundPage,
 } from '../pages/dev-inbox-page.js';
+import { requireLoopbackHost } from './dev-access.js';
 
 // Scripts never run (none on the pages; the message's HTML is in an empty-sandbox frame, which
 // inherits this policy). Images load so that templates look as they will in a mail client.
@@ -49,11 +50,11 @@ async function viewOf(messageId: string, raw: Buffer): Promise<InboxMessageView>
 }
 
 export function devInboxRoutes(app: FastifyInstance, opts: { dir: string }) {
-  app.get('/dev/inbox', async (_req, reply) =>
+  app.get('/dev/inbox', { onRequest: requireLoopbackHost }, async (_req, reply) =>
     html(reply, 200, renderInboxListPage(await listCaptured(opts.dir))),
   );
 
-  app.get('/dev/inbox.json', async (_req, reply) => {
+  app.get('/dev/inbox.json', { onRequest: requireLoopbackHost }, async (_req, reply) => {
     const messages = (await listCaptured(opts.dir)).map((e) => ({
       messageId: e.messageId,
       capturedAt: e.capturedAt,
@@ -64,14 +65,14 @@ export function devInboxRoutes(app: FastifyInstance, opts: { dir: string }) {
     return reply.header('cache-control', 'no-store').send({ ok: true, messages });
   });
 
-  app.get('/dev/inbox/:id', async (req, reply) => {
+  app.get('/dev/inbox/:id', { onRequest: requireLoopbackHost }, async (req, reply) => {
     const { id } = req.params as { id: string };
     const raw = await readCaptured(opts.dir, id);
     if (!raw) return html(reply, 404, renderInboxNotFoundPage());
     return html(reply, 200, renderInboxMessagePage(await viewOf(id, raw)));
   });
 
-  app.get('/dev/inbox/:id/raw', async (req, reply) => {
+  app.get('/dev/inbox/:id/raw', { onRequest: requireLoopbackHost }, async (req, reply) => {
     const { id } = req.params as { id: string };
     const raw = await readCaptured(opts.dir, id);
     if (!raw) return html(reply, 404, renderInboxNotFoundPage());
