@@ -407,6 +407,31 @@ describe('headers and signature', () => {
     expect(bad.results[0]!.status.result).not.toBe('pass');
   });
 
+  it('signs only with the key of a verified domain: one set back to failed after the accept signs nothing', async () => {
+    const t = await seedScope(h);
+    const domain = `mail-${counter}.acme-unverified.test`;
+    await h.admin('domains.add', { domain, project: t.projectId });
+    await h.admin('domains.set-status', { domain, status: 'verified' });
+    const to = address('unverified');
+    await send({ templateId: 'mention', to, data: {} }, t.apiKey);
+    await h.admin('domains.set-status', { domain, status: 'failed' });
+    await worker.drain();
+    const mail = receivedFor(to)[0]!;
+    expect(mail.parsed.headers.has('dkim-signature')).toBe(false);
+  });
+
+  it('refuses to register the service default sending domain or one of its subdomains', async () => {
+    const t = await seedScope(h);
+    for (const domain of ['mailsvc.test', 'MAIL.mailsvc.test', 'a.b.mailsvc.test']) {
+      await expect(h.admin('domains.add', { domain, tenant: t.tenantId }), domain).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
+    }
+    await expect(
+      h.admin('domains.add', { domain: 'notmailsvc.test', tenant: t.tenantId }),
+    ).resolves.toBeDefined();
+  });
+
   it('uses STARTTLS when the relay offers it', async () => {
     const tls = await startSmtpSink({ offerStartTls: true });
     const transport = smtpTransport({ url: tls.url, poolSize: 1, tls: { rejectUnauthorized: false } });

@@ -1,5 +1,6 @@
 // One pg.Pool-shaped interface for all code: a real pg Pool with DATABASE_URL, or embedded
 // PGlite (through its node-postgres shim) in the data directory.
+import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
@@ -66,7 +67,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     lock = acquireDataDirLock(opts.dataDir, opts.command);
     const dir = path.join(opts.dataDir, 'pgdata');
     try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       pglite = await PGlite.create(dir);
+      restrictToOwner(opts.dataDir);
     } catch (err) {
       lock.release();
       throw err;
@@ -87,6 +90,20 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       lock?.release();
     },
   };
+}
+
+/**
+ * The data directory holds every tenant's mail, keys and secrets: directories 0700, files 0600,
+ * including a directory made by an earlier version or by hand. PGlite creates its files 0666
+ * (less the umask); files it creates later are unreachable to others through the 0700 directories.
+ */
+export function restrictToOwner(dir: string): void {
+  fs.chmodSync(dir, 0o700);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) restrictToOwner(full);
+    else if (entry.isFile()) fs.chmodSync(full, 0o600);
+  }
 }
 
 /**

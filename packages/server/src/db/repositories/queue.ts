@@ -254,11 +254,13 @@ export async function extendLeases(db: Db, claimTokens: string[], lockedUntil: D
     .execute();
 }
 
+/** The DKIM key of a verified sending domain: a pending or failed registration signs nothing. */
 export async function findDkimKey(db: Db, domain: string) {
   return db
     .selectFrom('sending_domains')
     .select(['domain', 'dkim_selector as selector', 'dkim_private_key as privateKeyPem'])
     .where('domain', '=', domain)
+    .where('status', '=', 'verified')
     .where('dkim_private_key', 'is not', null)
     .executeTakeFirst();
 }

@@ -94,6 +94,18 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
       { path: '/domain', message: 'must be a domain such as mail.example.com' },
     ]);
   }
+  // The service's own domains sign and receive everyone's mail: a tenant registering one (or a
+  // subdomain) would sign other tenants' default-domain mail with its key.
+  for (const reserved of new Set([
+    deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN,
+    deps.config.MAILSVC_BOUNCE_DOMAIN,
+  ])) {
+    if (domain === reserved || domain.endsWith(`.${reserved}`)) {
+      throw new ApiError('invalid_request', `${domain} belongs to the service and cannot be registered.`, [
+        { path: '/domain', message: `must not be ${reserved} or one of its subdomains` },
+      ]);
+    }
+  }
   const owners = [input.tenant, input.project, input.environment].filter((v) => v !== undefined);
   if (owners.length !== 1) {
     throw new ApiError('invalid_request', 'Give exactly one of tenant, project or environment.', [

@@ -12,7 +12,7 @@ import { parseTimestamp } from '../timestamp.js';
 import { environmentRecord, planRecord, projectRecord, tenantRecord } from './records.js';
 import { IdOf, Name, PlanId, SenderSettingsInput, Strict, Timestamp } from './schemas.js';
 
-export type AdminDeps = Pick<Deps, 'db' | 'clock'>;
+export type AdminDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
 
 const notFound = (what: string, id: string) => new ApiError('not_found', `No ${what} ${id}.`);
 
