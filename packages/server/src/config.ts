@@ -159,7 +159,7 @@ const spec = {
   },
   MAILSVC_BOUNCE_DOMAIN: {
     description:
-      'Domain of the VERP bounce address (Return-Path bounces+<messageId>@ this domain). Point its MX at `mailsvc inbound`.',
+      'Domain of the VERP bounce address (Return-Path bounces+<messageId>@ this domain). Publish SPF for your relay on it. (Reading bounces that arrive there later is not built yet.)',
     default: (c: Record<string, unknown>) => c.MAILSVC_DEFAULT_SENDING_DOMAIN,
     defaultLabel: 'MAILSVC_DEFAULT_SENDING_DOMAIN',
     parse: domainName,
