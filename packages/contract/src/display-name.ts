@@ -2,12 +2,14 @@
 // nothing that hides or reorders what the reader sees. Refused: C0 and C1 controls (CR, LF, NUL,
 // U+0080–U+009F), line and paragraph separators, bidirectional controls (U+061C, U+200E–U+200F,
 // U+202A–U+202E, U+2066–U+2069) and invisible characters (zero-width space, joiners, word joiner,
-// invisible operators, U+180E, BOM) — the tools of display-name spoofing ("PayPal\u202E…").
+// invisible operators, soft hyphen, U+180E, BOM) — the tools of display-name spoofing
+// ("PayPal\u202E…"). The same characters are refused in URLs and email domains
+// (@mailsvc/templates), where IDNA would silently drop some of them.
 // Shared by the core, the wrapper and the admin commands.
 
 /** The refused characters, as the body of a regular-expression character class. */
 export const UNSAFE_DISPLAY_CHARACTERS =
-  '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+  '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
 const UNSAFE = new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}]`);
 
 /** null when the name is acceptable, else the problem as a phrase ("must …"). */

@@ -2,6 +2,7 @@
 // lengths, no control characters, IDN domains as punycode. Kept free of the catalogue so importing
 // it compiles nothing.
 import { domainToASCII } from 'node:url';
+import { UNSAFE_DISPLAY_CHARACTERS } from '@mailsvc/contract/display-name';
 
 export type ParsedEmail =
   | { ok: true; address: string; local: string; domain: string }
@@ -10,6 +11,9 @@ export type ParsedEmail =
 // RFC 5322 dot-atom: quoted local parts, comments and display names are not accepted.
 const ATEXT = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+// IDNA (domainToASCII) drops tabs, newlines, soft hyphens and zero-width characters without a word:
+// refuse them, and every other control, bidirectional or invisible character, before it runs.
+const INVISIBLE = new RegExp(`[\\s${UNSAFE_DISPLAY_CHARACTERS}]`);
 
 /**
  * Validates one bare address (no display name, no list) and normalises it for identity:
@@ -18,8 +22,8 @@ const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 export function parseEmail(raw: string): ParsedEmail {
   const value = raw.trim();
   if (value === '') return { ok: false, reason: 'must not be empty' };
-  if (/[\u0000-\u001f\u007f]/.test(value))
-    return { ok: false, reason: 'must not contain control characters' };
+  if (INVISIBLE.test(value))
+    return { ok: false, reason: 'must not contain whitespace, control or invisible characters' };
   const at = value.lastIndexOf('@');
   if (at <= 0 || at === value.length - 1)
     return { ok: false, reason: 'must be an address such as name@example.com' };
@@ -55,6 +59,7 @@ export function maskEmail(address: string): string {
 
 /** A domain name in punycode, lowercase; null when it is not one. */
 export function parseDomain(raw: string): string | null {
+  if (INVISIBLE.test(raw.trim())) return null;
   const domain = domainToASCII(raw.trim().toLowerCase().replace(/\.$/, ''));
   const labels = domain.split('.');
   if (domain === '' || domain.length > 253 || labels.length < 2) return null;

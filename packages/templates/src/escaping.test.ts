@@ -75,6 +75,10 @@ describe('URL fields', () => {
     ['https://paypal.com@evil.example/login'],
     ['https://user:pass@example.com/'],
     ['https://evil.example\\@paypal.com/'],
+    ['https://app.example.\u0085com/'],
+    ['https://app.example/\u009b31m'],
+    ['https://app.example/\u202Emoc.lapyap'],
+    ['https://pay\u200bpal.example/'],
   ])('refuses %s in actionButton.url with path /actionButton/url', (url) => {
     const checked = validateTemplateData(getTemplate('magic-link').version, { actionButton: { url } });
     expect(checked.ok).toBe(false);

@@ -21,6 +21,10 @@ describe('parseEmail', () => {
     ['65-character local part', `${'a'.repeat(65)}@example.com`],
     ['over 254 characters', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`],
     ['quoted local part', '"jane doe"@example.com'],
+    ['a zero-width space in the domain (IDNA would drop it)', 'jane@exa\u200bmple.com'],
+    ['a tab in the domain (IDNA would drop it)', 'jane@exa\tmple.com'],
+    ['a C1 control', 'jane@exa\u0085mple.com'],
+    ['a bidi control', 'jane@exa\u202emple.com'],
   ])('refuses a %s', (_name, value) => {
     expect(parseEmail(value).ok).toBe(false);
   });
@@ -46,5 +50,12 @@ describe('parseDomain', () => {
     expect(parseDomain('Mail.Example.com.')).toBe('mail.example.com');
     expect(parseDomain('not a domain')).toBeNull();
     expect(parseDomain('localhost')).toBeNull();
+    for (const hidden of [
+      'mail.e\txample.com',
+      'mail.e\nxample.com',
+      'mail.exa\u200bmple.com',
+      'mail.ex\u00adample.com',
+    ])
+      expect(parseDomain(hidden), JSON.stringify(hidden)).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
+import { UNSAFE_DISPLAY_CHARACTERS } from '@mailsvc/contract/display-name';
 import type { JsonSchema, UrlField } from './types.js';
 
 export const URL_MAX = 2048;
 
 /**
- * http or https only, any letter case, a host, and no whitespace or control characters.
+ * http or https only, any letter case, a host, and no whitespace, control (C0, C1), bidirectional
+ * or invisible characters (the display-name rule's set: a link must read as what it is).
  * JSON Schema's `uri` format accepts `javascript:` and `data:`; this pattern does not, nor
  * scheme-relative `//host` links, nor userinfo (`https://paypal.com@evil.example` shows one host
  * and goes to another) or a backslash in the authority (browsers read it as a slash).
@@ -13,8 +15,7 @@ export const URL_MAX = 2048;
  * take the same characters: a 64 KB value cost seconds of backtracking, and Ajv runs patterns
  * even after maxLength has failed.)
  */
-export const HTTP_URL_PATTERN =
-  '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000-\\u001f\\u007f/?#@\\\\]+(?:[/?#][^\\s\\u0000-\\u001f\\u007f]*)?$';
+export const HTTP_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]?://[^\\s${UNSAFE_DISPLAY_CHARACTERS}/?#@\\\\]+(?:[/?#][^\\s${UNSAFE_DISPLAY_CHARACTERS}]*)?$`;
 const HTTP_URL = new RegExp(HTTP_URL_PATTERN, 'u');
 
 export function isHttpUrl(value: unknown): value is string {
