@@ -1,0 +1,1146 @@
+// The hostile-input suite of the core API: a generated corpus (hostile-corpus.ts) over every
+// endpoint — send, quota, health, unsubscribe pages, every admin command, the dev pages — through
+// app.inject, and malformed HTTP over a real socket. Every answer: no 5xx, X-Request-Id, errors in
+// the envelope with a catalogue code and its status, details as JSON Pointers; afterwards the
+// service is healthy and nothing hostile was stored.
+import type net from 'node:net';
+import { listTemplates } from '@mailsvc/templates';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/api/app.js';
+import { devRoutes } from '../src/api/routes/dev.js';
+import { devInboxRoutes } from '../src/api/routes/dev-inbox.js';
+import { captureTransport, inboxDir } from '../src/delivery/transports/capture.js';
+import { adminCommands } from '../src/domain/admin/index.js';
+import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
+import { errorCatalogue } from '../src/errors.js';
+import { newId } from '../src/ids.js';
+import { ADMIN_TOKEN, backend, bearer, createHarness, type Harness, type Scope } from './harness.js';
+import {
+  ALL_METHODS,
+  type Answer,
+  answerProblems,
+  type BodyCase,
+  contentTypeBodies,
+  describeFailure,
+  EMAIL_ATTACKS,
+  essentialBodies,
+  FEATURED_TEMPLATES,
+  type FieldSpec,
+  fieldBodies,
+  fieldVariants,
+  type HostileRequest,
+  IDENTIFIER_ATTACKS,
+  malformedHttp,
+  NAME_REFUSED,
+  nestedArrays,
+  pathTricks,
+  type RawCase,
+  rawExchange,
+  runPool,
+  STORED_ADDRESS,
+  seedRoomyScope,
+  structuralBodies,
+  Tally,
+  TIMESTAMP_ATTACKS,
+  templateDataFields,
+  type Variant,
+  visible,
+  WRONG_TYPES,
+  wrongTypeBodies,
+} from './hostile-corpus.js';
+
+let h: Harness;
+let app: FastifyInstance;
+let port: number;
+/** The scope the corpus sends with. */
+let s: Scope;
+/** The scope admin commands may change (names, settings, keys, domains). */
+let sac: Scope;
+let capturedId: string;
+let unsubscribeToken: string;
+
+const tally = new Tally();
+const timings: string[] = [];
+/** messageIds of every 200 answer of POST /v1/send: the only messages that may exist. */
+const acceptedIds = new Set<string>();
+
+beforeAll(async () => {
+  h = await createHarness({ env: { MAILSVC_HTTP_REQUEST_TIMEOUT_MS: '2000' } });
+  s = await seedRoomyScope(h, 'send');
+  sac = await seedRoomyScope(h, 'admin');
+  const dir = inboxDir(h.dataDir);
+  app = await buildApp(h.runtime.deps, {
+    adminToken: ADMIN_TOKEN,
+    extraRoutes: [(a) => devRoutes(a), (a) => devInboxRoutes(a, { dir })],
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  port = (app.server.address() as net.AddressInfo).port;
+  // One captured message, so the dev inbox pages have a real id to serve.
+  capturedId = newId('msg');
+  await captureTransport(dir).send({
+    messageId: capturedId,
+    envelope: { from: 'bounces@mailsvc.test', to: 'jane@example.com' },
+    raw: Buffer.from(
+      'From: a@mailsvc.test\r\nTo: jane@example.com\r\nSubject: =?utf-8?q?hi=0D=0ABcc:_x?=\r\n\r\nhello\r\n',
+    ),
+    meta: { templateId: 'login-code', subject: 'hi\r\nBcc: x' },
+  });
+  unsubscribeToken = createUnsubscribeToken(h.runtime.deps.keys.unsubscribe, {
+    environmentId: s.environmentId,
+    email: 'unsubscribe-hostile@example.com',
+    scope: 'app_notifications',
+  });
+});
+
+afterAll(async () => {
+  console.log(`${tally.report(`hostile corpus, core API, ${backend}`)}\n${timings.join('\n')}`);
+  await app?.close();
+  await h?.close();
+});
+
+// ---- running the corpus
+
+// Each request from its own address: the failed-authentication limit per client IP would turn the
+// Authorization cases into 429s, and the corpus must reach validation.
+const ipOf = (i: number) => `198.18.${(i >> 8) & 255}.${i & 255}`;
+
+async function injectOne(req: HostileRequest, i: number): Promise<Answer> {
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).filter(([, v]) => v !== undefined),
+  ) as Record<string, string | string[]>;
+  const res = await app.inject({
+    method: req.method as 'GET',
+    url: req.url,
+    headers,
+    ...(req.body !== undefined && { payload: req.body }),
+    remoteAddress: ipOf(i),
+  });
+  return { status: res.statusCode, headers: res.headers, body: res.body };
+}
+
+/** Runs the requests, checks every answer, and fails with one line per offending request. */
+async function expectEveryAnswerDocumented(label: string, requests: HostileRequest[], concurrency = 8) {
+  const started = Date.now();
+  const failures: string[] = [];
+  const statuses = new Map<number, number>();
+  await runPool(requests, concurrency, async (req, i) => {
+    let res: Answer;
+    try {
+      res = await injectOne(req, i);
+    } catch (err) {
+      failures.push(`[${req.endpoint}] ${req.name}: ${req.method} ${req.url} → inject threw ${String(err)}`);
+      return;
+    }
+    tally.add(req.endpoint, res.status);
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    // Any 200 with a messageId (a path trick may land on the send route too).
+    if (res.status === 200 && /^application\/json/.test(String(res.headers['content-type']))) {
+      const id = res.body === '' ? undefined : JSON.parse(res.body).messageId;
+      if (typeof id === 'string') acceptedIds.add(id);
+    }
+    const problems = answerProblems(req, res, errorCatalogue);
+    if (problems.length > 0) failures.push(describeFailure(req, res, problems));
+  });
+  timings.push(`  ${label}: ${requests.length} requests in ${Date.now() - started} ms`);
+  expect(requests.length).toBeGreaterThan(0);
+  expect(failures.slice(0, 80), `${failures.length} of ${requests.length} requests failed`).toEqual([]);
+  return statuses;
+}
+
+const JSON_TYPE = 'application/json';
+
+function bodyRequests(
+  endpoint: string,
+  url: string,
+  auth: Record<string, string>,
+  cases: BodyCase[],
+  method = 'POST',
+): HostileRequest[] {
+  return cases.map((c) => ({
+    endpoint,
+    name: c.name,
+    method,
+    url,
+    headers: { ...auth, 'content-type': 'contentType' in c ? c.contentType : JSON_TYPE },
+    body: c.body,
+    mustRefuse: c.mustRefuse,
+    ...(c.refusePath !== undefined && { refusePath: c.refusePath }),
+  }));
+}
+
+// ---- POST /v1/send
+
+function sendEnvelopeFields(domain: string): FieldSpec[] {
+  return [
+    { pointer: '/templateId', kind: 'exact', valid: 'login-code', limits: [100], extra: IDENTIFIER_ATTACKS },
+    { pointer: '/to', kind: 'email', valid: 'jane@example.com', limits: [320, 254], extra: EMAIL_ATTACKS },
+    { pointer: '/templateVersion', kind: 'exact', valid: 'v1', limits: [32], extra: IDENTIFIER_ATTACKS },
+    {
+      pointer: '/from',
+      kind: 'email',
+      valid: `notifications@${domain}`,
+      limits: [320, 254],
+      extra: EMAIL_ATTACKS,
+    },
+    { pointer: '/fromName', kind: 'name', valid: 'Acme Support', limits: [1000, 120], allowEmpty: true },
+    {
+      pointer: '/replyTo',
+      kind: 'email',
+      valid: 'support@example.com',
+      limits: [320, 254],
+      extra: EMAIL_ATTACKS,
+    },
+  ];
+}
+
+function sendCorpus(): HostileRequest[] {
+  const domain = h.runtime.deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN;
+  const baseOf = (templateId: string) => ({
+    templateId,
+    to: 'jane@example.com',
+    data: templateDataFields(templateId).data,
+  });
+  const login = baseOf('login-code');
+  const cases: BodyCase[] = [
+    ...fieldBodies(login, sendEnvelopeFields(domain)),
+    ...wrongTypeBodies(login, '/data'),
+    ...structuralBodies(login, '/data'),
+    ...contentTypeBodies(login),
+  ];
+  // Every distinct data field of the featured templates (the texts they share are covered once).
+  const covered = new Set<string>();
+  for (const templateId of FEATURED_TEMPLATES) {
+    const t = templateDataFields(templateId, covered);
+    cases.push(...fieldBodies(baseOf(templateId), t.fields));
+    for (const o of t.objects) cases.push(...wrongTypeBodies(baseOf(templateId), o));
+  }
+  return bodyRequests('POST /v1/send', '/v1/send', bearer(s.apiKey), cases);
+}
+
+describe('POST /v1/send', () => {
+  it('answers every hostile body on POST /v1/send with a documented 4xx in the envelope (or accepts it when no rule refuses it)', async () => {
+    const requests = sendCorpus();
+    const statuses = await expectEveryAnswerDocumented('POST /v1/send bodies', requests);
+    // The corpus reaches validation: most answers are the body's refusal, not the key's or a limit's.
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(requests.length / 3);
+    expect((statuses.get(401) ?? 0) + (statuses.get(429) ?? 0)).toBe(0);
+    expect(acceptedIds.size).toBeGreaterThan(0);
+  });
+});
+
+// ---- headers
+
+const authVariants = (key: string): [string, string | string[] | undefined, boolean][] => [
+  ['no Authorization', undefined, true],
+  ['an empty Authorization', '', true],
+  ['Bearer alone', 'Bearer', true],
+  ['Bearer and a space', 'Bearer ', true],
+  ['the key without a scheme', key, true],
+  ['Basic with the key', `Basic ${Buffer.from(`${key}:`).toString('base64')}`, true],
+  ['a 10 KB token', `Bearer ${'a'.repeat(10 * 1024)}`, true],
+  ['a 10 KB key-shaped token', `Bearer msk_${'A'.repeat(26)}_${'s'.repeat(10 * 1024)}`, true],
+  ['the key with a trailing character', `Bearer ${key}Q`, true],
+  ['the key without its last character', `Bearer ${key.slice(0, -1)}`, true],
+  ['the key twice', `Bearer ${key} ${key}`, true],
+  ['the key with a NUL', `Bearer ${key}\u0000`, true],
+  ['the key and a CRLF', `Bearer ${key}\r\nX-Admin: 1`, true],
+  ['a non-ASCII key', 'Bearer msk_ключ_секрет', true],
+  ['the key with a lone surrogate', `Bearer ${key}\ud800`, true],
+  ['the admin token', `Bearer ${ADMIN_TOKEN}`, true],
+  ['a JWT', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', true],
+  ['SQL', "Bearer ' OR 1=1 --", true],
+  ['msk_ alone', 'Bearer msk_', true],
+  ['msk__', 'Bearer msk__', true],
+  ['lowercase bearer', `bearer ${key}`, false],
+  ['BEARER', `BEARER ${key}`, false],
+  ['two spaces', `Bearer  ${key}`, false],
+  ['a tab', `Bearer\t${key}`, false],
+  ['a trailing space', `Bearer ${key} `, false],
+  ['two Authorization headers', [`Bearer ${key}`, `Bearer ${key}`], false],
+];
+
+function headerCorpus(): HostileRequest[] {
+  const out: HostileRequest[] = [];
+  let n = 0;
+  const sendBody = () =>
+    JSON.stringify({ templateId: 'login-code', to: `headers-${++n}@example.com`, data: { code: '482913' } });
+  for (const [name, value, mustRefuse] of authVariants(s.apiKey)) {
+    out.push({
+      endpoint: 'POST /v1/send',
+      name: `Authorization: ${name}`,
+      method: 'POST',
+      url: '/v1/send',
+      headers: { authorization: value, 'content-type': JSON_TYPE },
+      body: sendBody(),
+      mustRefuse,
+    });
+    out.push({
+      endpoint: 'GET /v1/quota',
+      name: `Authorization: ${name}`,
+      method: 'GET',
+      url: '/v1/quota',
+      headers: { authorization: value },
+      mustRefuse,
+    });
+  }
+  out.push({
+    endpoint: 'GET /v1/quota',
+    name: 'the key in the query string',
+    method: 'GET',
+    url: `/v1/quota?api_key=${encodeURIComponent(s.apiKey)}&authorization=${encodeURIComponent(`Bearer ${s.apiKey}`)}`,
+    headers: {},
+    mustRefuse: true,
+  });
+  const idempotencyKeys: [string, string | string[], boolean][] = [
+    ['121 characters', 'k'.repeat(121), true],
+    ['10 KB', 'k'.repeat(10 * 1024), true],
+    ['non-ASCII', 'ключ-1', true],
+    ['a CR', 'a\rb', true],
+    ['a CRLF', 'a\r\nBcc: evil@example.com', true],
+    ['a NUL', 'a\u0000b', true],
+    ['a space', 'a b', true],
+    ['empty', '', true],
+    ['a lone surrogate', 'a\ud800', true],
+    ['a bidi override', 'a\u202eb', true],
+    ['120 characters', 'h'.repeat(120), false],
+    ['two headers', ['hostile-two-a', 'hostile-two-b'], false],
+  ];
+  for (const [name, value, mustRefuse] of idempotencyKeys)
+    out.push({
+      endpoint: 'POST /v1/send',
+      name: `Idempotency-Key: ${name}`,
+      method: 'POST',
+      url: '/v1/send',
+      headers: { ...bearer(s.apiKey), 'content-type': JSON_TYPE, 'idempotency-key': value },
+      body: sendBody(),
+      mustRefuse,
+    });
+  const huge: [string, Record<string, string>][] = [
+    [
+      '200 extra headers',
+      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`x-h-${i}`, 'a'.repeat(50)])),
+    ],
+    ['a 15 KB cookie', { cookie: `s=${'c'.repeat(15 * 1024)}` }],
+    ['a 1 MB header', { 'x-big': 'b'.repeat(1024 * 1024) }],
+    [
+      'a 10 KB X-Forwarded-For',
+      { 'x-forwarded-for': Array.from({ length: 700 }, () => '203.0.113.9').join(', ') },
+    ],
+    ['a client X-Request-Id with a CRLF', { 'x-request-id': 'evil\r\nSet-Cookie: x=y' }],
+    ['a 10 KB Host', { host: `${'h'.repeat(10 * 1024)}.example` }],
+    ['a Host with a CRLF', { host: 'x\r\nX-Injected: 1' }],
+    ['a Content-Length shorter than the body', { 'content-length': '1' }],
+    ['a Content-Length longer than the body', { 'content-length': '100' }],
+    ['a negative Content-Length', { 'content-length': '-1' }],
+    ['Transfer-Encoding: chunked', { 'transfer-encoding': 'chunked' }],
+    ['X-HTTP-Method-Override: DELETE', { 'x-http-method-override': 'DELETE' }],
+  ];
+  for (const [name, headers] of huge) {
+    out.push({
+      endpoint: 'POST /v1/send',
+      name,
+      method: 'POST',
+      url: '/v1/send',
+      headers: { ...bearer(s.apiKey), 'content-type': JSON_TYPE, ...headers },
+      body: sendBody(),
+    });
+    out.push({
+      endpoint: 'GET /healthz',
+      name,
+      method: 'GET',
+      url: '/healthz',
+      headers: Object.fromEntries(Object.entries(headers).filter(([k]) => k !== 'content-length')),
+    });
+  }
+  return out;
+}
+
+describe('headers', () => {
+  it('answers hostile Authorization, Idempotency-Key and huge headers on /v1/send, /v1/quota and /healthz in the envelope', async () => {
+    await expectEveryAnswerDocumented('headers', headerCorpus());
+  });
+});
+
+// ---- admin
+
+const unknownId = (prefix: string) => `${prefix}_${'0'.repeat(26)}`;
+/** Registered before the admin corpus runs: domains.set-status's variants name it. */
+const STATUS_DOMAIN = 'status-hostile.example.com';
+
+/** A valid body per admin command, on the sacrificial scope (deletes and revokes name unknown ids). */
+function adminBase(name: string): Record<string, unknown> {
+  switch (name) {
+    case 'bootstrap':
+      return {};
+    case 'plans.create':
+      return { id: 'hostile-plan', monthlyLimit: 10, overageAllowed: false };
+    case 'plans.update':
+      return { id: sac.planId, monthlyLimit: 2_000_000_000 };
+    case 'tenants.create':
+      return { name: 'Hostile Tenant', plan: sac.planId };
+    case 'tenants.update':
+      return { id: sac.tenantId, name: 'Hostile Tenant' };
+    case 'tenants.delete':
+      return { id: unknownId('ten') };
+    case 'projects.create':
+      return { tenant: sac.tenantId, name: 'Hostile Project' };
+    case 'projects.update':
+      return { id: sac.projectId, name: 'Hostile Project' };
+    case 'projects.delete':
+      return { id: unknownId('prj') };
+    case 'environments.create':
+      return { project: sac.projectId, name: 'staging' };
+    case 'environments.update':
+      return { id: sac.environmentId, name: 'staging' };
+    case 'environments.delete':
+      return { id: unknownId('env') };
+    case 'keys.create':
+      return { environment: sac.environmentId };
+    case 'keys.revoke':
+      return { id: unknownId('key') };
+    case 'keys.list':
+      return { environment: sac.environmentId };
+    case 'domains.add':
+      return { domain: 'hostile.example.com', environment: sac.environmentId };
+    case 'domains.set-status':
+      return { domain: STATUS_DOMAIN, status: 'pending' };
+    case 'domains.list':
+      return { tenant: sac.tenantId };
+    case 'usage.show':
+      return { tenant: sac.tenantId, period: '2026-11' };
+    default:
+      throw new Error(`no base body for the admin command ${name}: add one to the hostile corpus`);
+  }
+}
+
+interface TypeBoxNode {
+  type?: string;
+  const?: unknown;
+  anyOf?: TypeBoxNode[];
+  pattern?: string;
+  format?: string;
+  maxLength?: number;
+  minLength?: number;
+  maximum?: number;
+}
+
+const ADMIN_TIMESTAMP_ATTACKS: Variant[] = [
+  ...TIMESTAMP_ATTACKS.filter((v) => v.name !== 'nanoseconds').map((v) => ({ ...v, mustRefuse: true })),
+  { name: 'before 1970', value: '1969-12-31T23:59:59Z', mustRefuse: true },
+  { name: 'year 10000 in UTC', value: '9999-12-31T23:59:59-01:00', mustRefuse: true },
+  { name: 'an offset of 14:01', value: '2026-11-22T10:15:30+14:01', mustRefuse: true },
+];
+
+/** Every field of an admin command, from its input schema: strings get the hostile variants, others wrong values. */
+function adminFieldCases(name: string, base: Record<string, unknown>): BodyCase[] {
+  const input = adminCommands[name]!.input as unknown as { properties: Record<string, TypeBoxNode> };
+  const cases: BodyCase[] = [];
+  for (const [prop, node] of Object.entries(input.properties)) {
+    const options = node.anyOf ?? [node];
+    const literals = options.filter((o) => o.const !== undefined);
+    const open = options.find((o) => o.const === undefined);
+    const pointer = `/${prop}`;
+    if (open?.type === 'integer' || open?.type === 'boolean') {
+      const values: [string, unknown][] =
+        open.type === 'integer'
+          ? [
+              ['-1', -1],
+              ['1.5', 1.5],
+              ['2^31', 2 ** 31],
+              ['1e308', 1e308],
+              ['its maximum + 1', (open.maximum ?? 2 ** 53) + 1],
+              ['a numeric string', '10'],
+            ]
+          : [
+              ['the string true', 'true'],
+              ['1', 1],
+            ];
+      const wrongTypes = WRONG_TYPES.filter(
+        ([, v]) => typeof v !== (open.type === 'integer' ? 'number' : 'boolean'),
+      );
+      for (const [label, value] of [...values, ...wrongTypes])
+        cases.push({
+          name: `${pointer}: ${label}`,
+          body: JSON.stringify({ ...base, [prop]: value }),
+          mustRefuse: true,
+        });
+      continue;
+    }
+    const isEnum = open === undefined;
+    const kind: FieldSpec['kind'] = isEnum
+      ? 'exact'
+      : open.format === 'email'
+        ? 'email'
+        : open.format === 'date-time'
+          ? 'exact'
+          : open.pattern?.startsWith('^[^')
+            ? 'name'
+            : open.pattern
+              ? 'exact'
+              : prop === 'fromName' || prop === 'displayName'
+                ? 'name'
+                : prop === 'domain'
+                  ? 'domain'
+                  : 'text';
+    const valid =
+      typeof base[prop] === 'string'
+        ? (base[prop] as string)
+        : isEnum
+          ? String(literals[0]!.const)
+          : (adminSamples()[prop] ?? 'sample');
+    const extra =
+      kind === 'email'
+        ? EMAIL_ATTACKS
+        : open?.format === 'date-time'
+          ? ADMIN_TIMESTAMP_ATTACKS
+          : kind === 'exact'
+            ? // A plan may be called "constructor" (the plan id pattern allows it): refused only when unknown.
+              prop === 'plan' || name.startsWith('plans.')
+              ? IDENTIFIER_ATTACKS.map((v) => ({ ...v, mustRefuse: false }))
+              : IDENTIFIER_ATTACKS
+            : [];
+    const spec: FieldSpec = {
+      pointer,
+      kind,
+      valid,
+      limits: [open?.maxLength ?? 100_000],
+      allowEmpty:
+        literals.some((l) => l.const === '') || ((kind === 'text' || kind === 'name') && !open?.minLength),
+      extra,
+    };
+    for (const v of fieldVariants(spec)) {
+      const cannotStore =
+        typeof v.value === 'string' &&
+        (v.value.includes('\u0000') || !(v.value as string & { isWellFormed(): boolean }).isWellFormed());
+      cases.push({
+        name: `${pointer}: ${v.name}`,
+        body: JSON.stringify({ ...base, [prop]: v.value }),
+        mustRefuse: v.mustRefuse,
+        ...(cannotStore && { refusePath: pointer }),
+      });
+    }
+  }
+  return cases;
+}
+
+const adminSamples = (): Record<string, string> => ({
+  plan: sac.planId,
+  tenant: sac.tenantId,
+  project: sac.projectId,
+  environment: sac.environmentId,
+  trialEndsAt: '2027-01-01T00:00:00Z',
+  fromEmail: 'from@example.com',
+  replyTo: 'reply@example.com',
+  supportEmail: 'support@example.com',
+  fromName: 'Acme Support',
+  displayName: 'Acme App',
+  name: 'Hostile',
+  period: '2026-11',
+});
+
+/** Commands that get every structural attack; the others get the essential ones. */
+const FULLY_STRUCTURAL = new Set([
+  'bootstrap',
+  'tenants.create',
+  'projects.update',
+  'domains.add',
+  'usage.show',
+]);
+
+const adminPath = (name: string) => `/admin/v1/${name.replace('.', '/')}`;
+
+/**
+ * @param domainOwners environments without a sending domain, one per hostile value of domains.add's
+ * `domain`, each also on its own name: a scope has one domain and a domain one scope, so an accepted
+ * value would hide the next behind 409 conflict.
+ */
+function adminCorpus(domainOwners: string[]): HostileRequest[] {
+  const out: HostileRequest[] = [];
+  const auth = bearer(ADMIN_TOKEN);
+  for (const name of Object.keys(adminCommands)) {
+    const base = adminBase(name);
+    const cases = [
+      ...adminFieldCases(name, base),
+      ...(FULLY_STRUCTURAL.has(name)
+        ? [...structuralBodies(base, ''), ...contentTypeBodies(base)]
+        : essentialBodies(base, '')),
+    ];
+    let owner = 0;
+    const unique =
+      name === 'domains.add'
+        ? cases.map((c) =>
+            c.name.startsWith('/domain:') && typeof c.body === 'string'
+              ? {
+                  ...c,
+                  body: c.body
+                    .replace('"hostile.e', `"h${owner}.hostile.e`)
+                    .replace(sac.environmentId, domainOwners[owner++]!),
+                }
+              : c,
+          )
+        : cases;
+    out.push(...bodyRequests(`POST ${adminPath(name)}`, adminPath(name), auth, unique));
+  }
+  const tokens: [string, string | undefined, boolean][] = [
+    ['no Authorization', undefined, true],
+    ['the token without a scheme', ADMIN_TOKEN, true],
+    ['Basic', `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}`, true],
+    ['the token with a trailing character', `Bearer ${ADMIN_TOKEN}x`, true],
+    ['the token without its last character', `Bearer ${ADMIN_TOKEN.slice(0, -1)}`, true],
+    ['a 10 KB token', `Bearer ${'t'.repeat(10 * 1024)}`, true],
+    ['an API key', `Bearer ${s.apiKey}`, true],
+    ['the token with a NUL', `Bearer ${ADMIN_TOKEN}\u0000`, true],
+    ['the token and a CRLF', `Bearer ${ADMIN_TOKEN}\r\nX-A: 1`, true],
+    ['lowercase bearer', `bearer ${ADMIN_TOKEN}`, false],
+    ['a tab', `Bearer\t${ADMIN_TOKEN}`, false],
+  ];
+  for (const [label, value, mustRefuse] of tokens)
+    for (const name of ['tenants.create', 'keys.create', 'usage.show'])
+      out.push({
+        endpoint: `POST ${adminPath(name)}`,
+        name: `Authorization: ${label}`,
+        method: 'POST',
+        url: adminPath(name),
+        headers: { authorization: value, 'content-type': JSON_TYPE },
+        body: JSON.stringify(adminBase(name)),
+        mustRefuse,
+      });
+  return out;
+}
+
+describe('admin API', () => {
+  it('answers every hostile body on every admin command with a documented 4xx in the envelope (or accepts it when no rule refuses it)', async () => {
+    await h.admin('domains.add', { domain: STATUS_DOMAIN, tenant: sac.tenantId });
+    const domainOwners: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const { environment } = await h.admin('environments.create', {
+        project: sac.projectId,
+        name: `domains ${i}`,
+      });
+      domainOwners.push(environment.id);
+    }
+    // Sequential: commands change the records later commands name.
+    await expectEveryAnswerDocumented('admin commands', adminCorpus(domainOwners), 1);
+  });
+});
+
+// ---- methods and paths
+
+interface RouteSpec {
+  endpoint: string;
+  url: string;
+  allowed: string[];
+  headers: Record<string, string>;
+  body?: string;
+  isHtmlRoute?: boolean;
+}
+
+function routes(): RouteSpec[] {
+  const json = { 'content-type': JSON_TYPE };
+  const get = ['GET', 'HEAD'];
+  return [
+    { endpoint: 'GET /healthz', url: '/healthz', allowed: get, headers: {} },
+    { endpoint: 'GET /readyz', url: '/readyz', allowed: get, headers: {} },
+    { endpoint: 'GET /v1/quota', url: '/v1/quota', allowed: get, headers: bearer(s.apiKey) },
+    {
+      endpoint: 'POST /v1/send',
+      url: '/v1/send',
+      allowed: ['POST'],
+      headers: { ...bearer(s.apiKey), ...json },
+      body: '{}',
+    },
+    {
+      endpoint: 'GET|POST /u/*',
+      url: '/u/not-a-token',
+      allowed: ['GET', 'HEAD', 'POST'],
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+      isHtmlRoute: true,
+    },
+    ...Object.keys(adminCommands).map((name) => ({
+      endpoint: `POST ${adminPath(name)}`,
+      url: adminPath(name),
+      allowed: ['POST'],
+      headers: { ...bearer(ADMIN_TOKEN), ...json },
+      body: '{"hostile":true}',
+    })),
+    { endpoint: 'GET /dev/templates', url: '/dev/templates', allowed: get, headers: {}, isHtmlRoute: true },
+    { endpoint: 'GET /dev/inbox', url: '/dev/inbox', allowed: get, headers: {}, isHtmlRoute: true },
+    { endpoint: 'GET /dev/inbox.json', url: '/dev/inbox.json', allowed: get, headers: {} },
+    {
+      endpoint: 'GET /dev/inbox/:id',
+      url: `/dev/inbox/${unknownId('msg')}`,
+      allowed: get,
+      headers: {},
+      isHtmlRoute: true,
+    },
+    {
+      endpoint: 'GET /dev/inbox/:id/raw',
+      url: `/dev/inbox/${unknownId('msg')}/raw`,
+      allowed: get,
+      headers: {},
+      isHtmlRoute: true,
+    },
+  ];
+}
+
+describe('methods and paths', () => {
+  it('answers every method on every path with 405 and Allow unless the path allows it', async () => {
+    const requests: HostileRequest[] = [];
+    for (const r of routes())
+      for (const method of ALL_METHODS)
+        requests.push({
+          endpoint: r.endpoint,
+          name: `method ${method}`,
+          method,
+          url: r.url,
+          headers: r.headers,
+          ...(r.body !== undefined && { body: r.body }),
+          expect405: !r.allowed.includes(method),
+          ...(r.isHtmlRoute && { isHtmlRoute: true }),
+        });
+    await expectEveryAnswerDocumented('every method on every path', requests);
+  });
+
+  it('answers path tricks (encodings, dot segments, case, slashes, 10 KB paths) with a documented answer', async () => {
+    const validSend = JSON.stringify({
+      templateId: 'login-code',
+      to: 'paths@example.com',
+      data: { code: '1' },
+    });
+    const targets: RouteSpec[] = [
+      {
+        endpoint: 'POST /v1/send',
+        url: '/v1/send',
+        allowed: ['POST'],
+        headers: { ...bearer(s.apiKey), 'content-type': JSON_TYPE },
+        body: validSend,
+      },
+      { endpoint: 'GET /v1/quota', url: '/v1/quota', allowed: ['GET'], headers: bearer(s.apiKey) },
+      { endpoint: 'GET /healthz', url: '/healthz', allowed: ['GET'], headers: {} },
+      {
+        endpoint: 'POST /admin/v1/tenants/create',
+        url: '/admin/v1/tenants/create',
+        allowed: ['POST'],
+        headers: { ...bearer(ADMIN_TOKEN), 'content-type': JSON_TYPE },
+        body: JSON.stringify({ name: 'Path Tricks', plan: sac.planId }),
+      },
+      { endpoint: 'GET /dev/inbox', url: '/dev/inbox', allowed: ['GET'], headers: {}, isHtmlRoute: true },
+      {
+        endpoint: 'GET|POST /u/*',
+        url: `/u/${unsubscribeToken}`,
+        allowed: ['GET'],
+        headers: {},
+        isHtmlRoute: true,
+      },
+    ];
+    const requests: HostileRequest[] = [];
+    for (const t of targets)
+      for (const [name, url] of pathTricks(t.url))
+        requests.push({
+          // Counted where the trick aims; the answer may come from another route.
+          endpoint: t.endpoint === 'POST /v1/send' ? 'path tricks on /v1/send' : t.endpoint,
+          name: `path: ${name}`,
+          method: t.allowed[0]!,
+          url,
+          headers: t.headers,
+          ...(t.body !== undefined && { body: t.body }),
+          // A trick on an HTML route may still land on it.
+          ...(t.isHtmlRoute && { isHtmlRoute: true }),
+        });
+    for (const name of [
+      '__proto__/x',
+      'constructor/prototype',
+      'tenants.create',
+      'tenants/create/',
+      'TENANTS/CREATE',
+    ])
+      requests.push({
+        endpoint: 'admin path tricks',
+        name: `admin path ${name}`,
+        method: 'POST',
+        url: `/admin/v1/${name}`,
+        headers: { ...bearer(ADMIN_TOKEN), 'content-type': JSON_TYPE },
+        body: '{}',
+      });
+    await expectEveryAnswerDocumented('path tricks', requests);
+  });
+});
+
+// ---- unsubscribe pages
+
+describe('unsubscribe pages', () => {
+  it('answers hostile unsubscribe links and form bodies with a page, never a 5xx', async () => {
+    const t = unsubscribeToken;
+    const tokens: [string, string][] = [
+      ['a genuine token', t],
+      ['a trailing character', `${t}A`],
+      ['no last character', t.slice(0, -1)],
+      ['upper case', t.toUpperCase()],
+      ['base64 padding', `${t}==`],
+      ['standard base64 characters', t.replaceAll('-', '+').replaceAll('_', '/')],
+      ['an encoded NUL', `${t}%00`],
+      ['an encoded CRLF', `${t}%0d%0aSet-Cookie:%20x=y`],
+      ['an extra segment', `${t}/extra`],
+      ['empty', ''],
+      ['a dot', '.'],
+      ['an encoded traversal', '..%2f..%2fv1%2fsend'],
+      ['a 10 KB token', 'A'.repeat(10 * 1024)],
+      ['a bad percent-encoding', '%zz'],
+      ['encoded invalid UTF-8', '%ff%fe'],
+      ['an encoded bidi override', `%E2%80%AE${t}`],
+      ['a script', '%3Cscript%3Ealert(1)%3C%2Fscript%3E'],
+      ['via=page', `${t}?via=page`],
+      ['via as an array', `${t}?via[]=page&via=page&via=x`],
+      ['__proto__ in the query', `${t}?__proto__[via]=page&constructor[prototype][x]=1`],
+    ];
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const requests: HostileRequest[] = [];
+    for (const [name, token] of tokens) {
+      const url = `/u/${token}`;
+      requests.push({
+        endpoint: 'GET|POST /u/*',
+        name: `GET ${name}`,
+        method: 'GET',
+        url,
+        headers: {},
+        isHtmlRoute: true,
+      });
+      // The genuine token is unsubscribed by POST only below, with the body cases.
+      if (name !== 'a genuine token')
+        requests.push({
+          endpoint: 'GET|POST /u/*',
+          name: `POST ${name}`,
+          method: 'POST',
+          url,
+          headers: form,
+          body: 'List-Unsubscribe=One-Click',
+          isHtmlRoute: true,
+        });
+    }
+    const boundary = '----hostile';
+    const bodies: [string, Record<string, string | undefined>, string | Buffer | undefined, boolean][] = [
+      ['a one-click form', form, 'List-Unsubscribe=One-Click', false],
+      [
+        'a multipart body',
+        { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+        false,
+      ],
+      [
+        'multipart with a broken boundary',
+        { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        '--nope\r\n\r\n',
+        false,
+      ],
+      ['multipart without a boundary', { 'content-type': 'multipart/form-data' }, 'x', false],
+      ['JSON', { 'content-type': 'application/json' }, '{"List-Unsubscribe":"One-Click"}', true],
+      ['text/plain', { 'content-type': 'text/plain' }, 'List-Unsubscribe=One-Click', true],
+      ['no Content-Type with a body', {}, 'List-Unsubscribe=One-Click', false],
+      ['no body', {}, undefined, false],
+      ['a 9 KB form', form, `List-Unsubscribe=One-Click&x=${'a'.repeat(9 * 1024)}`, true],
+      ['a 1 MB form', form, `x=${'a'.repeat(1024 * 1024)}`, true],
+      ['a form with NUL bytes', form, 'List-Unsubscribe=One%00Click&\u0000=\u0000', false],
+      ['a form of 2,000 fields', form, Array.from({ length: 2000 }, (_, i) => `f${i}=${i}`).join('&'), false],
+      [
+        'a UTF-16 form',
+        { 'content-type': 'application/x-www-form-urlencoded; charset=utf-16' },
+        Buffer.from('a=b', 'utf16le'),
+        false,
+      ],
+      [
+        'a Content-Type with a CRLF',
+        { 'content-type': 'application/x-www-form-urlencoded\r\nX-A: 1' },
+        'a=b',
+        false,
+      ],
+      [
+        'a 9 KB multipart',
+        { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        `--${boundary}\r\n${'m'.repeat(9 * 1024)}`,
+        true,
+      ],
+    ];
+    for (const [name, headers, body, mustRefuse] of bodies)
+      requests.push({
+        endpoint: 'GET|POST /u/*',
+        name: `POST with ${name}`,
+        method: 'POST',
+        url: `/u/${t}`,
+        headers,
+        ...(body !== undefined && { body }),
+        mustRefuse,
+        isHtmlRoute: true,
+      });
+    await expectEveryAnswerDocumented('unsubscribe pages', requests);
+  });
+});
+
+// ---- dev pages
+
+describe('dev pages', () => {
+  it('answers hostile ids and queries on /dev/templates and /dev/inbox without a 5xx', async () => {
+    const ids: [string, string][] = [
+      ['a captured id', capturedId],
+      ['an unknown id', unknownId('msg')],
+      ['a lowercase id', capturedId.toLowerCase()],
+      ['a 101-character id', `msg_${'A'.repeat(97)}`],
+      ['a 200-character id', 'a'.repeat(200)],
+      ['an encoded traversal', '..%2F..%2F..%2Fetc%2Fpasswd'],
+      ['an encoded dot-dot', '%2e%2e'],
+      ['an encoded NUL', `${capturedId}%00`],
+      ['an encoded CRLF', `${capturedId}%0d%0aX-A:%201`],
+      ['an encoded quote and markup', '%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E'],
+      ['an encoded bidi override', `%E2%80%AE${capturedId}`],
+      ['a bad percent-encoding', '%zz'],
+      ['__proto__', '__proto__'],
+      ['constructor', 'constructor'],
+      ['the id and .eml', `${capturedId}.eml`],
+      ['the id and .json', `${capturedId}.json`],
+    ];
+    const requests: HostileRequest[] = [];
+    for (const [name, id] of ids)
+      for (const suffix of ['', '/raw'])
+        requests.push({
+          endpoint: `GET /dev/inbox/:id${suffix}`,
+          name: `id: ${name}`,
+          method: 'GET',
+          url: `/dev/inbox/${id}${suffix}`,
+          headers: {},
+          isHtmlRoute: true,
+        });
+    const queries: [string, string][] = [
+      ['/dev/templates', '?format=text'],
+      ['/dev/templates', '?format[]=text'],
+      ['/dev/templates', '?format=text&format=html'],
+      ['/dev/templates', '?format=%00'],
+      ['/dev/templates', '?format=%3Cscript%3E'],
+      ['/dev/templates', `?${'q'.repeat(10 * 1024)}`],
+      ['/dev/inbox', '?limit=-1&__proto__[x]=1'],
+      ['/dev/inbox', '?%zz'],
+      ['/dev/inbox.json', '?limit=100000000'],
+      ['/dev/inbox.json', '?callback=alert'],
+    ];
+    for (const [path, query] of queries)
+      requests.push({
+        endpoint: `GET ${path}`,
+        name: `query ${query.slice(0, 40)}`,
+        method: 'GET',
+        url: `${path}${query}`,
+        headers: {},
+        isHtmlRoute: path !== '/dev/inbox.json',
+      });
+    // Served only to requests addressed to a loopback name (DNS rebinding): every other Host is refused.
+    const hosts: [string, string, boolean][] = [
+      ['another site', 'attacker.example', true],
+      ['localhost as a subdomain of another site', 'localhost.attacker.example', true],
+      ['a rebinding service', '127.0.0.1.nip.io', true],
+      ['userinfo before localhost', 'evil@localhost', true],
+      ['a CRLF after localhost', 'localhost\r\nX-Injected: 1', true],
+      ['two ports', '127.0.0.1:80:80', true],
+      ['an unclosed bracket', '[::1', true],
+      ['a hexadecimal address', '0x7f000001', true],
+      ['a short address', '127.1', true],
+      ['upper case and a trailing dot', 'LOCALHOST.:3000', false],
+      ['IPv6 loopback', '[::1]:3000', false],
+    ];
+    for (const [name, host, mustRefuse] of hosts)
+      for (const path of ['/dev/templates', '/dev/inbox', '/dev/inbox.json', `/dev/inbox/${capturedId}/raw`])
+        requests.push({
+          endpoint: `GET ${path.replace(capturedId, ':id')}`,
+          name: `Host: ${name}`,
+          method: 'GET',
+          url: path,
+          headers: { host },
+          mustRefuse,
+          isHtmlRoute: path !== '/dev/inbox.json',
+        });
+    await expectEveryAnswerDocumented('dev pages', requests);
+  });
+});
+
+// ---- raw sockets
+
+describe('malformed HTTP on a real socket', () => {
+  it('answers every malformed request in the envelope with X-Request-Id, never a 5xx', async () => {
+    const devPage = (host: string) => `GET /dev/inbox.json HTTP/1.1\r\n${host}Connection: close\r\n\r\n`;
+    const cases: RawCase[] = [
+      ...malformedHttp({
+        postPath: '/v1/send',
+        getPath: '/healthz',
+        extraHeaders: `Authorization: Bearer ${s.apiKey}\r\n`,
+      }),
+      // The dev pages' loopback rule, with Host headers only a raw request can send.
+      { name: 'a dev page with an empty Host', chunks: [devPage('Host: \r\n')], mustRefuse: true },
+      {
+        name: 'a dev page without Host on HTTP/1.0',
+        chunks: ['GET /dev/inbox.json HTTP/1.0\r\n\r\n'],
+        mustRefuse: true,
+      },
+      {
+        name: 'a dev page with another site first and localhost second',
+        chunks: [devPage('Host: attacker.example\r\nHost: localhost\r\n')],
+        mustRefuse: true,
+      },
+      {
+        name: 'a dev page with an absolute-form URI to localhost',
+        chunks: [
+          'GET http://localhost/dev/inbox.json HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n',
+        ],
+        mustRefuse: true,
+      },
+    ];
+    const started = Date.now();
+    const failures: string[] = [];
+    const seen: string[] = [];
+    await runPool(cases, 8, async (c) => {
+      const res = await rawExchange(port, c.chunks);
+      seen.push(`${c.name} → ${res.status}`);
+      tally.add('raw socket', res.status);
+      const req: HostileRequest = {
+        endpoint: 'raw socket',
+        name: c.name,
+        method: 'RAW',
+        url: '',
+        headers: {},
+        ...(c.mustRefuse && { mustRefuse: true }),
+      };
+      const problems = answerProblems(req, res, errorCatalogue);
+      if (problems.length > 0)
+        failures.push(
+          `${c.name}: ${visible(String(c.chunks[0]).slice(0, 100))} → ${visible(res.text.slice(0, 300))} — ${problems.join('; ')}`,
+        );
+    });
+    timings.push(
+      `  raw sockets: ${cases.length} requests in ${Date.now() - started} ms (${seen.join(', ')})`,
+    );
+    expect(failures, `${failures.length} of ${cases.length} raw requests failed`).toEqual([]);
+  });
+});
+
+// ---- afterwards
+
+describe('afterwards', () => {
+  it('does not spend an Idempotency-Key on a refused hostile body (5,000 nested arrays)', async () => {
+    const key = 'hostile-deep-nesting-1';
+    const headers = { ...bearer(s.apiKey), 'content-type': JSON_TYPE, 'idempotency-key': key };
+    const deep = await app.inject({
+      method: 'POST',
+      url: '/v1/send',
+      headers,
+      payload: `{"templateId":"login-code","to":"deep@example.com","data":{"code":"1","x":${nestedArrays(5000)}}}`,
+    });
+    expect(deep.statusCode, deep.body).toBe(400);
+    expect(deep.json().error.code).toBe('invalid_request');
+    const body = JSON.stringify({ templateId: 'login-code', to: 'deep@example.com', data: { code: '1' } });
+    const first = await app.inject({ method: 'POST', url: '/v1/send', headers, payload: body });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().idempotent).toBe(false);
+    const again = await app.inject({ method: 'POST', url: '/v1/send', headers, payload: body });
+    expect(again.json()).toMatchObject({ idempotent: true, messageId: first.json().messageId });
+    acceptedIds.add(first.json().messageId);
+  });
+
+  it('is healthy afterwards: /healthz and /readyz answer 200 and a legitimate send is stored', async () => {
+    for (const url of ['/healthz', '/readyz']) {
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+      const overSocket = await rawExchange(port, [
+        `GET ${url} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      ]);
+      expect(overSocket.status).toBe(200);
+    }
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/send',
+      headers: { ...bearer(s.apiKey), 'content-type': JSON_TYPE },
+      payload: JSON.stringify({
+        templateId: 'login-code',
+        to: 'after-hostile@example.com',
+        data: { code: '482913' },
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    acceptedIds.add(res.json().messageId);
+    const row = await h.runtime.deps.db
+      .selectFrom('messages')
+      .select(['to_email'])
+      .where('id', '=', res.json().messageId)
+      .executeTakeFirst();
+    expect(row).toEqual({ to_email: 'after-hostile@example.com' });
+  });
+
+  it('stored nothing hostile: one message per 200 answer, addresses and names without line breaks, controls or bidi', async () => {
+    const db = h.runtime.deps.db;
+    const messages = await db
+      .selectFrom('messages')
+      .select(['id', 'template_id', 'template_version', 'to_email', 'from_email', 'from_name', 'reply_to'])
+      .where('environment_id', '=', s.environmentId)
+      .execute();
+    const problems: string[] = [];
+    const templateIds = new Set(listTemplates().map((t) => t.id));
+    for (const m of messages) {
+      if (!acceptedIds.has(m.id)) problems.push(`message ${m.id} stored without a 200 answer`);
+      for (const [column, value] of [
+        ['to_email', m.to_email],
+        ['from_email', m.from_email],
+        ['reply_to', m.reply_to],
+      ] as const)
+        if (value !== null && !STORED_ADDRESS.test(value))
+          problems.push(`message ${m.id} ${column} ${visible(JSON.stringify(value))}`);
+      if (m.from_name !== null && (NAME_REFUSED.test(m.from_name) || m.from_name.length > 120))
+        problems.push(`message ${m.id} from_name ${visible(JSON.stringify(m.from_name))}`);
+      if (!templateIds.has(m.template_id) || !/^[A-Za-z0-9._-]{1,32}$/.test(m.template_version))
+        problems.push(
+          `message ${m.id} template ${visible(JSON.stringify([m.template_id, m.template_version]))}`,
+        );
+    }
+    const stored = new Set(messages.map((m) => m.id));
+    for (const id of acceptedIds) if (!stored.has(id)) problems.push(`200 answer ${id} without a message`);
+
+    const names = [
+      ...(await db.selectFrom('tenants').select(['id', 'name']).execute()),
+      ...(await db.selectFrom('projects').select(['id', 'name']).execute()),
+      ...(await db.selectFrom('environments').select(['id', 'name']).execute()),
+    ];
+    for (const r of names)
+      if (NAME_REFUSED.test(r.name) || r.name.length > 200 || r.name === '')
+        problems.push(`${r.id} name ${visible(JSON.stringify(r.name))}`);
+    const projects = await db
+      .selectFrom('projects')
+      .select(['id', 'display_name', 'from_name', 'from_email', 'reply_to', 'support_email'])
+      .execute();
+    const environments = await db
+      .selectFrom('environments')
+      .select(['id', 'from_name', 'from_email', 'reply_to'])
+      .execute();
+    const settings = [
+      ...projects.map((r) => ({
+        id: r.id,
+        names: [r.from_name, r.display_name],
+        addresses: [r.from_email, r.reply_to, r.support_email],
+      })),
+      ...environments.map((r) => ({ id: r.id, names: [r.from_name], addresses: [r.from_email, r.reply_to] })),
+    ];
+    for (const r of settings) {
+      for (const value of r.names)
+        if (value !== null && (NAME_REFUSED.test(value) || value.length > 120))
+          problems.push(`${r.id} display name ${visible(JSON.stringify(value))}`);
+      for (const value of r.addresses)
+        if (value !== null && !STORED_ADDRESS.test(value))
+          problems.push(`${r.id} address ${visible(JSON.stringify(value))}`);
+    }
+    for (const d of await db.selectFrom('sending_domains').select(['id', 'domain']).execute())
+      if (!/^[a-z0-9.-]{1,253}$/.test(d.domain))
+        problems.push(`${d.id} domain ${visible(JSON.stringify(d.domain))}`);
+    for (const p of await db.selectFrom('plans').select(['id']).execute())
+      if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(p.id)) problems.push(`plan ${visible(JSON.stringify(p.id))}`);
+
+    expect(messages.length).toBeGreaterThan(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('ran a corpus of at least 500 requests', () => {
+    expect(tally.total).toBeGreaterThanOrEqual(500);
+  });
+});
