@@ -141,8 +141,12 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
         res.end(body);
         return;
       }
+      // A body declared over the limit is not waited for: the router answers 413 at once (after
+      // its earlier checks) and the connection closes with the body unread.
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const isOversized = declared > BODY_LIMIT;
       try {
-        const body = await readBody(req);
+        const body = isOversized ? Buffer.alloc(BODY_LIMIT + 1) : await readBody(req);
         busy.add(socket);
         const out = await router.handle({
           method: req.method ?? 'GET',
@@ -155,7 +159,7 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
         // A length instead of chunked encoding; a HEAD answer's body is empty but its length is not.
         if (out.status !== 204 && req.method !== 'HEAD')
           headers['Content-Length'] = String(Buffer.byteLength(out.body));
-        if (isClosing) headers.Connection = 'close';
+        if (isClosing || isOversized) headers.Connection = 'close';
         res.writeHead(out.status, headers);
         res.end(out.body);
       } catch (err) {
@@ -189,12 +193,21 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
       socket.destroy();
       return;
     }
+    const { code, message } = parserRefusal(err.code);
+    // The parser's code only: its error may carry the raw bytes, which can hold credentials.
+    refuseOnSocket(socket, code, message, { parserCode: err.code });
+  });
+  // CONNECT never reaches the request handler; without a listener Node drops the socket unanswered.
+  server.on('connect', (_req: http.IncomingMessage, socket: Socket) =>
+    refuseOnSocket(socket, 'method_not_allowed', 'CONNECT is not supported.', { method: 'CONNECT' }),
+  );
+
+  /** An error in the envelope, written straight to a socket the router never got a request for. */
+  function refuseOnSocket(socket: Socket, code: WrapperErrorCode, message: string, logFields: object): void {
     refused.add(socket);
     const requestId = newRequestId();
-    const { code, message } = parserRefusal(err.code);
     const status = wrapperErrors[code].status;
-    // The parser's code only: its error may carry the raw bytes, which can hold credentials.
-    log.info({ requestId, status, code, parserCode: err.code }, 'malformed request refused');
+    log.info({ requestId, status, code, ...logFields }, 'malformed request refused');
     const body = errorBody(code, message, requestId);
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
@@ -208,7 +221,7 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
     // Closing at once, with the client's bytes unread, would reset the connection and could
     // destroy the answer before the client reads it; read and drop them for a moment instead.
     setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
-  });
+  }
 
   try {
     await new Promise<void>((resolve, reject) => {

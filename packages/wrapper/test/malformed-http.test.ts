@@ -137,6 +137,19 @@ describe('a request the HTTP parser refuses', () => {
     expect(stub.calls).toHaveLength(0);
   });
 
+  it('answers CONNECT with 405 method_not_allowed in the envelope', async () => {
+    expectEnvelope(
+      await rawExchange(wrapper.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+      'method_not_allowed',
+    );
+  });
+
+  it('answers a body declared over 256 KiB with 413 at once, without waiting for it (not 408)', async () => {
+    const reply = await rawExchange(wrapper.port, `${HEAD}Content-Length: 10000000\r\n\r\n{`);
+    expectEnvelope(reply, 'payload_too_large');
+    expect(stub.calls).toHaveLength(0);
+  });
+
   it('logs the refusal with its request id and parser code, never the raw request', async () => {
     const before = logs.lines.length;
     const reply = await rawExchange(wrapper.port, `${HEAD}X-Secret: s3cr3t\0\r\n\r\n`);
