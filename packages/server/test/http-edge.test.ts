@@ -92,6 +92,10 @@ describe("requests Node's HTTP parser rejects", () => {
     ],
     ['an obs-folded header', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n'],
     ['no Host on HTTP/1.1', 'GET /healthz HTTP/1.1\r\n\r\n'],
+    [
+      'two Host headers',
+      'GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: attacker.example\r\nConnection: close\r\n\r\n',
+    ],
     ['an unknown method', 'FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['garbage', '\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\r\n\r\n'],
   ])('answers %s with 400 invalid_request in the envelope', async (_name, request) => {

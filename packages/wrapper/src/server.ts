@@ -124,10 +124,16 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
     },
     async (req, res) => {
       const socket = req.socket;
-      if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      const hosts = req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length;
+      if ((req.httpVersion === '1.1' && hosts === 0) || hosts > 1) {
         const requestId = newRequestId();
         log.info(
-          { requestId, status: 400, code: 'invalid_request', reason: 'no Host header' },
+          {
+            requestId,
+            status: 400,
+            code: 'invalid_request',
+            reason: hosts ? 'two Host headers' : 'no Host header',
+          },
           'request refused',
         );
         const body = errorBody('invalid_request', 'Malformed HTTP request.', requestId);

@@ -95,6 +95,7 @@ describe('a request the HTTP parser refuses', () => {
     ['a bare LF inside a header value', `${HEAD}X-Note: a\nb: c\r\n\r\n`],
     ['a NUL inside a header value', `${HEAD}X-Note: a\0b\r\n\r\n`],
     ['two Content-Length headers', `${HEAD}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`],
+    ['two Host headers', `${HEAD}Host: attacker.example\r\nContent-Length: 2\r\n\r\n{}`],
     [
       'Content-Length with Transfer-Encoding',
       `${HEAD}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,

@@ -39,6 +39,14 @@ class OneLinePerRequest extends LogController {
 
 export const BODY_LIMIT = 256 * 1024;
 
+/** Node keeps the first of several Host headers; RFC 9112 asks for a 400. */
+function hostHeaderCount(rawHeaders: string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 /** An error in the envelope, written straight to a socket Fastify never got a request for. */
 function writeRawError(socket: Duplex, code: ErrorCode, message: string): void {
   if (!socket.writable) {
@@ -138,6 +146,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     reply.header('X-Request-Id', req.id);
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined)
       throw new ApiError('invalid_request', 'HTTP/1.1 requests need a Host header.');
+    if (hostHeaderCount(req.raw.rawHeaders) > 1)
+      throw new ApiError('invalid_request', 'A request has one Host header (RFC 9112 §3.2).');
   });
   installErrorHandling(app);
   installAuth(app, deps, opts.adminToken);
