@@ -314,7 +314,21 @@ export async function startCluster(): Promise<Cluster> {
     ]);
     const scope = JSON.parse(bootstrap) as { apiKey: string };
     // The demo plan allows 3,000 emails a month: the suite sends more.
-    await cli(['admin', 'plans', 'update', '--id', 'demo', '--monthly-limit', '100000000']);
+    // Room for the offered load and the clients' bursts of retries after a fault; the limiter
+    // still runs on every request (and a 429 is retried after Retry-After, like any client).
+    await cli([
+      'admin',
+      'plans',
+      'update',
+      '--id',
+      'demo',
+      '--monthly-limit',
+      '100000000',
+      '--rate-limit-per-second',
+      '1000',
+      '--rate-limit-burst',
+      '5000',
+    ]);
     cluster.apiKey = scope.apiKey;
   } catch (err) {
     await cluster.close({ keepLogs: true }).catch(() => {});

@@ -28,6 +28,7 @@ interface Answer {
   status?: number;
   body?: { ok?: boolean; messageId?: string; idempotent?: boolean; error?: { code?: string } };
   error?: string;
+  retryAfterSeconds?: number;
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -120,7 +121,8 @@ export class SendLoad {
       const kind = answer.error ?? `${answer.status} ${answer.body?.error?.code ?? '(no error code)'}`;
       this.failures.set(kind, (this.failures.get(kind) ?? 0) + 1);
       send.lastError = kind;
-      if (answer.status !== undefined && answer.status < 500) {
+      // 429 is "later", not "no": a client waits Retry-After and sends the same request again.
+      if (answer.status !== undefined && answer.status < 500 && answer.status !== 429) {
         send.outcome = 'refused';
         return;
       }
@@ -128,7 +130,8 @@ export class SendLoad {
         send.outcome = 'gave-up';
         return;
       }
-      await sleep(Math.min(500, 50 * 2 ** Math.min(send.attempts - 1, 4)) * (0.5 + Math.random()));
+      const backoff = Math.min(500, 50 * 2 ** Math.min(send.attempts - 1, 4));
+      await sleep(Math.max(backoff, (answer.retryAfterSeconds ?? 0) * 1000) * (0.5 + Math.random()));
     }
   }
 
@@ -159,7 +162,12 @@ export class SendLoad {
             } catch {
               body = undefined;
             }
-            resolve({ status: res.statusCode ?? 0, body });
+            const retryAfter = Number(res.headers['retry-after']);
+            resolve({
+              status: res.statusCode ?? 0,
+              body,
+              ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
+            });
           });
         },
       );
