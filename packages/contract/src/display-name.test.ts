@@ -18,6 +18,9 @@ describe('checkDisplayName', () => {
     ['a line separator (U+2028)', 'Acme\u2028Security'],
     ['an unpaired surrogate', 'Acme \ud800'],
     ['121 characters', 'a'.repeat(121)],
+    ['an email address (a sender it is not)', 'security@paypal.com'],
+    ['an address inside other words', 'PayPal Security (service@paypal.com)'],
+    ['an address in angle brackets', 'PayPal <service@paypal.com>'],
   ])('refuses %s', (_name, value) => {
     expect(checkDisplayName(value)).not.toBeNull();
   });
@@ -29,6 +32,8 @@ describe('checkDisplayName', () => {
     ['Arabic', 'شركة أكمي'],
     ['an emoji (a surrogate pair)', 'Acme 🚀'],
     ['120 characters', 'a'.repeat(120)],
+    ['an at sign that is not an address', 'Team @ Acme'],
+    ['angle brackets without an address', 'Acme <Cloud>'],
   ])('accepts %s', (_name, value) => {
     expect(checkDisplayName(value)).toBeNull();
   });

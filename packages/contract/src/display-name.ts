@@ -12,9 +12,14 @@ export const UNSAFE_DISPLAY_CHARACTERS =
   '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
 const UNSAFE = new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}]`);
 
+// A name that carries an address ("security@paypal.com" <notifications@…>) shows readers a
+// sender it is not. (Angle brackets alone are fine: the phrase is quoted in the header.)
+const ADDRESS_LIKE = /[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>".]{2,}/;
+
 /** null when the name is acceptable, else the problem as a phrase ("must …"). */
 export function checkDisplayName(value: string, max = 120): string | null {
   if (value.length > max) return `must be at most ${max} characters`;
+  if (ADDRESS_LIKE.test(value)) return 'must not contain an email address';
   if (UNSAFE.test(value))
     return 'must not contain line breaks, control, bidirectional or invisible characters';
   if (!(value as string & { isWellFormed(): boolean }).isWellFormed())

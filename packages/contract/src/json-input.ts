@@ -67,6 +67,13 @@ function encodeURIComponentSafe(key: string): string {
   ).join('');
 }
 
+/** The sentence an error answer gives for a failed parse (core and wrapper say the same). */
+export function describeJsonBodyFailure(reason: 'empty' | 'syntax' | 'input'): string {
+  if (reason === 'empty') return 'The body is empty; send a JSON object.';
+  if (reason === 'syntax') return 'The body is not valid JSON.';
+  return 'The body has values the service does not accept; `details` lists each one.';
+}
+
 export type JsonBodyResult =
   | { ok: true; value: unknown }
   | { ok: false; reason: 'empty' | 'syntax' | 'input'; problems: InputProblem[] };
@@ -82,10 +89,11 @@ export function parseJsonBody(text: string, opts: { maxDepth?: number } = {}): J
   try {
     value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
-    const message =
-      err instanceof SyntaxError
-        ? 'is not valid JSON'
-        : 'must not have __proto__ or constructor.prototype keys';
+    // secure-json-parse throws a SyntaxError for forbidden keys too, with its own wording.
+    const isPoisoning = err instanceof Error && /forbidden prototype property/.test(err.message);
+    const message = isPoisoning
+      ? 'must not have __proto__ or constructor.prototype keys'
+      : 'is not valid JSON';
     return { ok: false, reason: 'syntax', problems: [{ path: '/', message }] };
   }
   const problems = findJsonInputProblems(value, opts);

@@ -211,6 +211,27 @@ function redactUrl(url: string): string {
 }
 
 /**
+ * The key a client address is counted under: an IPv4 address as it is (also when written as
+ * IPv4-mapped IPv6), an IPv6 address by its /64 — one subscriber's allocation, which it can
+ * otherwise walk through for a fresh allowance per address.
+ */
+export function clientLimitKey(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
  * The IETF httpapi RateLimit fields (draft-ietf-httpapi-ratelimit-headers, structured fields):
  * `RateLimit-Policy` lists the policy (and its burst allowance), `RateLimit` the state of the main
  * window. On a refusal, `Retry-After` too.

@@ -243,12 +243,13 @@ const spec = {
   },
   MAILSVC_DEV_PAGES: {
     description:
-      '`mailsvc start` only: the template gallery (/dev/templates) and, with the capture transport, the dev inbox (/dev/inbox, which shows every captured message in full). auto: on when HOST is a loopback address; on: also on another bind (a container), still only for requests addressed to localhost; off: never.',
+      '`mailsvc start` only: the template gallery (/dev/templates) and, with the capture transport, the dev inbox (/dev/inbox, which shows every captured message in full). auto: on when HOST is a loopback address; on: also on another bind (a container). The pages answer only requests whose Host is a loopback name, which stops browsers on other sites (DNS rebinding) but not a client that can reach the port and sends Host: localhost itself: with on, publish the port on 127.0.0.1 only (docker run -p 127.0.0.1:3000:3000). off: never.',
     default: 'auto',
     parse: oneOf('auto', 'on', 'off'),
   },
   MAILSVC_TRUST_PROXY: {
-    description: 'Trust X-Forwarded-* headers from a reverse proxy in front of the API.',
+    description:
+      'The API is behind one reverse proxy: the client address (for the per-IP limits) is the last X-Forwarded-For entry, the one that proxy appended; earlier entries, which clients can write, are ignored.',
     default: false,
     parse: bool,
   },

@@ -1,6 +1,6 @@
 // Wiring: config + database + clock + logger → the Deps every use-case receives.
 import { createHmac } from 'node:crypto';
-import { createRateLimitStore } from '@mailsvc/contract/rate-limit';
+import { createRateLimitStore, memoryRateLimitStore } from '@mailsvc/contract/rate-limit';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -32,6 +32,8 @@ export async function openRuntime(
     clock?: Clock;
     memory?: { loadDataDir?: Blob };
     skipMigrations?: boolean;
+    /** The API: rate limits counted in Redis when MAILSVC_REDIS_URL is set (else per process). */
+    servesHttp?: boolean;
   },
 ): Promise<Runtime> {
   const database = await openDatabase({
@@ -48,13 +50,23 @@ export async function openRuntime(
     const failure = describeConnectFailure(database.location, err);
     throw failure ? new StartupError(failure) : err;
   }
+  let keys: ServiceKeys;
+  try {
+    keys = await deriveKeys(config, database.db);
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
   const queue = config.DATABASE_URL ? postgresSignal(database.pool, config.DATABASE_URL) : inProcessSignal();
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  const rateLimits = createRateLimitStore(config.MAILSVC_REDIS_URL, log);
+  // Only the processes that serve HTTP count requests; the others never open a Redis client.
+  const rateLimits = opts.servesHttp
+    ? createRateLimitStore(config.MAILSVC_REDIS_URL, log)
+    : memoryRateLimitStore();
   const deps: Deps = {
     db: database.db,
     queue,
-    keys: await deriveKeys(config, database.db),
+    keys,
     clock: opts.clock ?? systemClock,
     config,
     log,

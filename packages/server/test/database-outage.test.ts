@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
+import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../src/domain/consent/unsubscribe-token.js';
 import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -87,6 +88,20 @@ describe.skipIf(backend !== 'postgres')('the database going away and coming back
     const ready = await h.request({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
     expect(ready.json().error.code).toBe('service_unavailable');
+    // A one-click unsubscribe from a mailbox provider meanwhile: 503 (retry later), not 500.
+    const token = createUnsubscribeToken(h.runtime.deps.keys.unsubscribe, {
+      environmentId: s.environmentId,
+      email: 'during@example.com',
+      scope: SUBSCRIPTION_SCOPE,
+    });
+    const unsubscribe = await h.request({
+      method: 'POST',
+      url: `/u/${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(unsubscribe.statusCode).toBe(503);
+    expect(unsubscribe.headers['retry-after']).toBe('1');
     // The worker keeps polling without crashing meanwhile.
     await new Promise((r) => setTimeout(r, 600));
 

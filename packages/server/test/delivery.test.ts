@@ -420,7 +420,7 @@ describe('headers and signature', () => {
     expect(mail.parsed.headers.has('dkim-signature')).toBe(false);
   });
 
-  it('refuses to register the service default sending domain or one of its subdomains', async () => {
+  it('refuses to register the service default sending or bounce domain, or one of their subdomains', async () => {
     const t = await seedScope(h);
     for (const domain of ['mailsvc.test', 'MAIL.mailsvc.test', 'a.b.mailsvc.test']) {
       await expect(h.admin('domains.add', { domain, tenant: t.tenantId }), domain).rejects.toMatchObject({
@@ -430,6 +430,19 @@ describe('headers and signature', () => {
     await expect(
       h.admin('domains.add', { domain: 'notmailsvc.test', tenant: t.tenantId }),
     ).resolves.toBeDefined();
+    // A separate bounce domain is reserved the same way.
+    const deps = {
+      ...h.runtime.deps,
+      config: { ...h.runtime.deps.config, MAILSVC_BOUNCE_DOMAIN: 'bounces.service.example' },
+    };
+    const { adminCommands } = await import('../src/domain/admin/index.js');
+    await expect(
+      adminCommands['domains.add']!.run(
+        deps,
+        { domain: 'x.bounces.service.example', tenant: t.tenantId } as never,
+        'test',
+      ),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   it('uses STARTTLS when the relay offers it', async () => {

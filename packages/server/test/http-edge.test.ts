@@ -147,6 +147,41 @@ describe('timeouts', () => {
     }
   });
 
+  it('answers requests that arrive while it drains with 503 service_unavailable in the envelope', async () => {
+    const other = await buildApp(h.runtime.deps, {});
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    const otherPort = (other.server.address() as net.AddressInfo).port;
+    const socket = net.connect(otherPort, '127.0.0.1');
+    socket.on('error', () => {});
+    let received = '';
+    socket.on('data', (d) => {
+      received += d;
+    });
+    await new Promise((r) => socket.once('connect', r));
+    const body = JSON.stringify({ templateId: 'login-code', to: 'drain@example.com', data: { code: '1' } });
+    // A request in progress (authenticated, body pending) keeps its connection through the close.
+    socket.write(
+      `POST /v1/send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const closing = closeApp(other, 5000);
+    await new Promise((r) => setTimeout(r, 100));
+    socket.write(body);
+    // The next request on the same connection arrives while the server drains.
+    socket.write('GET /v1/quota HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closing;
+    await new Promise((r) => setTimeout(r, 100));
+    const answers = received.split('HTTP/1.1 ').slice(1);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatch(/^200 /);
+    expect(answers[1]).toMatch(/^503 /);
+    const json = JSON.parse(answers[1]!.slice(answers[1]!.indexOf('\r\n\r\n') + 4));
+    expect(json.error.code).toBe('service_unavailable');
+    expect(answers[1]).toContain(`x-request-id: ${json.error.requestId}`);
+    expect(answers[1]).toMatch(/retry-after: 1/i);
+    socket.destroy();
+  }, 15_000);
+
   it('bounds a shutdown a trickling client would otherwise hold', async () => {
     const other = await buildApp(h.runtime.deps, {});
     await other.listen({ port: 0, host: '127.0.0.1' });

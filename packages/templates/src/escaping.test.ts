@@ -101,12 +101,17 @@ describe('URL fields', () => {
     const hostile = `https://${'a'.repeat(size)}\u0001`;
     const time = (url: string) => {
       const started = process.hrtime.bigint();
-      for (let i = 0; i < 5; i++) validateTemplateData(v, { actionButton: { url } });
+      validateTemplateData(v, { actionButton: { url } });
       return Number(process.hrtime.bigint() - started);
     };
-    time(benign);
-    time(hostile);
-    const ratio = time(hostile) / time(benign);
+    // The fastest of interleaved runs: a busy machine slows a run, it never speeds one up.
+    let fastestBenign = Number.POSITIVE_INFINITY;
+    let fastestHostile = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 7; i++) {
+      fastestBenign = Math.min(fastestBenign, time(benign));
+      fastestHostile = Math.min(fastestHostile, time(hostile));
+    }
+    const ratio = fastestHostile / fastestBenign;
     // Quadratic, this ratio was in the thousands (seconds against milliseconds).
     expect(ratio).toBeLessThan(20);
   });

@@ -1,5 +1,6 @@
 // The only module of the wrapper that reads process.env. Every key is declared once with its
 // type, default and description; the README's settings table is checked against this table.
+import { isLoopbackName } from '@mailsvc/contract/http-node';
 import { trimTrailingSlashes } from './paths.js';
 
 type Parser<T> = (raw: string) => T;
@@ -175,7 +176,7 @@ export const wrapperSpec = {
   },
   MAILSVC_ALLOWED_LINK_HOSTS: {
     description:
-      'Comma-separated host names (`app.example.com,links.example.com`, exact, lowercase). When set, every link in template data must be https on one of them, else 400 `invalid_template_data`. Empty: any http(s) link the template schema accepts.',
+      "Comma-separated host names (`app.example.com,links.example.com`, exact, lowercase). When set, the template's link fields (`url` fields and `actionButton.url`) must be https on one of them, else 400 `invalid_template_data`. Text fields are not links and are not checked. Empty: any http(s) link the template schema accepts.",
     default: Object.freeze([]) as readonly string[],
     parse: parseLinkHosts,
   },
@@ -254,9 +255,6 @@ export class AnonymousAccessError extends WrapperConfigError {
 
 export type WrapperRuntime = 'standalone' | 'firebase';
 
-const isLoopback = (host: string) =>
-  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-
 /**
  * A public send route that mails any address is an abuse target, so where anyone can reach the
  * wrapper (Firebase, or a standalone bind other than loopback) it needs App Check or the
@@ -268,7 +266,7 @@ export function checkAnonymousAccess(
 ): void {
   if (config.MAILSVC_REQUIRE_APP_CHECK || config.MAILSVC_ALLOW_ANONYMOUS) return;
   const host = where.host ?? config.MAILSVC_WRAPPER_HOST;
-  if (where.runtime === 'standalone' && isLoopback(host)) return;
+  if (where.runtime === 'standalone' && isLoopbackName(host)) return;
   const exposure =
     where.runtime === 'firebase'
       ? 'a Firebase function is public'

@@ -14,8 +14,9 @@
 //  7. per-recipient rate limit (429 rate_limited)
 //  8. forward to the core and map its answer (DESIGN.md §8)
 import { checkDisplayName } from '@mailsvc/contract/display-name';
-import { parseJsonBody } from '@mailsvc/contract/json-input';
+import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import {
+  clientLimitKey,
   type LimitPolicy,
   memoryRateLimitStore,
   rateLimitHeaders,
@@ -224,7 +225,7 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
     async function send(r: TemplateRoute): Promise<WrapperResponse> {
       logFields.templateId = r.templateId;
       // 3. per-IP rate limit
-      const ipDecision = await byIp.consume(req.ip);
+      const ipDecision = await byIp.consume(clientLimitKey(req.ip));
       if (!ipDecision.ok) {
         return refuse(
           'rate_limited',
@@ -276,13 +277,7 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
       // string PostgreSQL cannot store (each refused with its path).
       const parsed = parseJsonBody(raw.toString('utf8'));
       if (!parsed.ok) {
-        const message =
-          parsed.reason === 'empty'
-            ? 'The body is empty; send a JSON object.'
-            : parsed.reason === 'syntax'
-              ? 'The body is not valid JSON.'
-              : 'The body has values the service does not accept; `details` lists each one.';
-        return refuse('invalid_request', message, parsed.problems);
+        return refuse('invalid_request', describeJsonBodyFailure(parsed.reason), parsed.problems);
       }
       const body = parsed.value;
 

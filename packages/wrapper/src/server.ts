@@ -6,6 +6,12 @@
 // server's clientError event, straight onto the socket.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import {
+  canAnswerOnSocket,
+  hostHeaderCount,
+  parserRefusal,
+  writeRawErrorResponse,
+} from '@mailsvc/contract/http-node';
 import type { AppCheckVerifier } from './app-check.js';
 import { lastForwardedFor } from './client-ip.js';
 import { checkAnonymousAccess, type WrapperConfig } from './config.js';
@@ -79,13 +85,6 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-const parserRefusal = (parserCode: string | undefined): { code: WrapperErrorCode; message: string } =>
-  parserCode === 'HPE_HEADER_OVERFLOW'
-    ? { code: 'headers_too_large', message: 'The request headers are too large.' }
-    : parserCode === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? { code: 'request_timeout', message: 'The request did not arrive in time.' }
-      : { code: 'invalid_request', message: 'Malformed HTTP request.' };
-
 function errorBody(code: WrapperErrorCode, message: string, requestId: string): string {
   return JSON.stringify({ ok: false, error: { code, message, requestId } });
 }
@@ -124,7 +123,7 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
     },
     async (req, res) => {
       const socket = req.socket;
-      const hosts = req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length;
+      const hosts = hostHeaderCount(req.rawHeaders);
       if ((req.httpVersion === '1.1' && hosts === 0) || hosts > 1) {
         const requestId = newRequestId();
         log.info(
@@ -194,8 +193,7 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
   });
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
     if (refused.has(socket)) return;
-    const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    if (!canAnswerOnSocket(socket, err)) {
       socket.destroy();
       return;
     }
@@ -214,19 +212,7 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
     const requestId = newRequestId();
     const status = wrapperErrors[code].status;
     log.info({ requestId, status, code, ...logFields }, 'malformed request refused');
-    const body = errorBody(code, message, requestId);
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
-        'Cache-Control: no-store\r\n' +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
-    // Closing at once, with the client's bytes unread, would reset the connection and could
-    // destroy the answer before the client reads it; read and drop them for a moment instead.
-    setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
+    writeRawErrorResponse(socket, { status, code, message, requestId }, REFUSAL_LINGER_MS);
   }
 
   try {

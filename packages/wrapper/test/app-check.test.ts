@@ -94,7 +94,7 @@ async function send(
     body: route.body,
     headers: token === undefined ? {} : { 'X-Firebase-AppCheck': token },
   });
-  router.close();
+  await router.close();
   return res;
 }
 
@@ -143,7 +143,7 @@ describe('App Check required', () => {
   it('is not asked for when MAILSVC_REQUIRE_APP_CHECK is off', async () => {
     const { router } = testRouter({ MAILSVC_CORE_URL: stub.url });
     const res = await call(router, '/auth/login-code', { body: LOGIN });
-    router.close();
+    await router.close();
     expect(res.status).toBe(200);
   });
 });

@@ -13,7 +13,7 @@ beforeAll(async () => {
   }));
 });
 afterAll(async () => {
-  router.close();
+  await router.close();
   await stub.close();
 });
 beforeEach(() => {
@@ -118,7 +118,7 @@ describe('with no origins configured', () => {
   it('refuses every browser origin', async () => {
     const t = testRouter({ MAILSVC_CORE_URL: stub.url, MAILSVC_ALLOWED_ORIGINS: '' });
     const res = await call(t.router, '/auth/login-code', { body: LOGIN, headers: { Origin: APP_ORIGIN } });
-    t.router.close();
+    await t.router.close();
     expect(res.json().error.code).toBe('origin_not_allowed');
     expect(stub.calls).toHaveLength(0);
   });

@@ -84,7 +84,7 @@ describe('without MAILSVC_ALLOWED_LINK_HOSTS', () => {
     const { router } = testRouter({ MAILSVC_CORE_URL: stub.url });
     for (const url of ['https://anything.example/x', 'http://localhost:5173/reset'])
       expect((await call(router, '/auth/password-reset', { body: reset(url) })).status).toBe(200);
-    router.close();
+    await router.close();
   });
 
   // The template schema refuses userinfo (packages/templates); checked here because the wrapper is
@@ -98,7 +98,7 @@ describe('without MAILSVC_ALLOWED_LINK_HOSTS', () => {
         { path: '/data/actionButton/url', message: expect.any(String) },
       ]);
     }
-    router.close();
+    await router.close();
     expect(stub.calls).toHaveLength(0);
   });
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
   ({ router, logs } = testRouter({ MAILSVC_CORE_URL: stub.url, MAILSVC_WRAPPER_TIMEOUT_MS: 300 }));
 });
 afterAll(async () => {
-  router.close();
+  await router.close();
   await stub.close();
 });
 const defaultAnswer = () => ({

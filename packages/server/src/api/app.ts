@@ -1,6 +1,12 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { parseJsonBody } from '@mailsvc/contract/json-input';
+import {
+  canAnswerOnSocket,
+  hostHeaderCount,
+  parserRefusal,
+  writeRawErrorResponse,
+} from '@mailsvc/contract/http-node';
+import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -39,28 +45,14 @@ class OneLinePerRequest extends LogController {
 
 export const BODY_LIMIT = 256 * 1024;
 
-/** Node keeps the first of several Host headers; RFC 9112 asks for a 400. */
-function hostHeaderCount(rawHeaders: string[]): number {
-  let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2)
-    if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
-  return n;
-}
-
 /** An error in the envelope, written straight to a socket Fastify never got a request for. */
 function writeRawError(socket: Duplex, code: ErrorCode, message: string): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const requestId = newId('req');
-  const { status } = errorCatalogue[code];
-  const body = JSON.stringify({ ok: false, error: { code, message, requestId } });
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nCache-Control: no-store\r\n` +
-      `Connection: close\r\n\r\n${body}`,
-  );
+  writeRawErrorResponse(socket, {
+    status: errorCatalogue[code].status,
+    code,
+    message,
+    requestId: newId('req'),
+  });
 }
 
 export interface AppOptions {
@@ -76,8 +68,12 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: deps.config.MAILSVC_TRUST_PROXY,
-    return503OnClosing: true,
+    // One trusted hop, the proxy connecting to us: the client is the address it appended last to
+    // X-Forwarded-For. (`true` would trust every hop and take the first entry, which the client
+    // writes itself; a hop count is refused by Fastify.)
+    ...(deps.config.MAILSVC_TRUST_PROXY && { trustProxy: (_address: string, hop: number) => hop === 0 }),
+    // Answered in the envelope below instead (Fastify's own 503 body is not).
+    return503OnClosing: false,
     logController: new OneLinePerRequest(),
     // Fastify's default strips unknown properties and coerces types; the contract is strict.
     // onCreate runs after the compiler's own ajv-formats: our email and date-time rules win.
@@ -95,12 +91,12 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     // Requests Node's HTTP parser rejects (control characters in headers, bad framing, a header
     // over 16 KiB, a request that timed out) still get the JSON error envelope and a request id.
     clientErrorHandler: (err, socket) => {
-      const code = (err as { code?: string }).code;
-      if (code === 'HPE_HEADER_OVERFLOW')
-        writeRawError(socket, 'headers_too_large', 'The request headers are over 16 KiB.');
-      else if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
-        writeRawError(socket, 'request_timeout', 'The request did not arrive in time.');
-      else writeRawError(socket, 'invalid_request', 'Malformed HTTP request.');
+      if (!canAnswerOnSocket(socket, err as { code?: string })) {
+        socket.destroy();
+        return;
+      }
+      const { code, message } = parserRefusal((err as { code?: string }).code);
+      writeRawError(socket, code, message);
     },
     // Fastify's own routing failures, in the envelope: a path that does not decode
     // (`/v1/%zz`), a path parameter over maxParamLength.
@@ -134,16 +130,22 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const parsed = parseJsonBody(body as string);
     if (parsed.ok) return done(null, parsed.value);
-    const message =
-      parsed.reason === 'empty'
-        ? 'The body is empty; send a JSON object.'
-        : parsed.reason === 'syntax'
-          ? 'The body is not valid JSON.'
-          : 'The body has values the service does not accept; `details` lists each one.';
-    done(new ApiError('invalid_request', message, parsed.problems));
+    done(new ApiError('invalid_request', describeJsonBodyFailure(parsed.reason), parsed.problems));
+  });
+  // Requests that arrive on open connections while the server drains (closeApp): 503 in the
+  // envelope, and the connection is not kept.
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
   });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (isClosing) {
+      reply.header('Connection', 'close');
+      throw new ApiError('service_unavailable', 'The service is restarting; retry shortly.', undefined, {
+        'Retry-After': '1',
+      });
+    }
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined)
       throw new ApiError('invalid_request', 'HTTP/1.1 requests need a Host header.');
     if (hostHeaderCount(req.raw.rawHeaders) > 1)

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { rateLimitHeaders } from '@mailsvc/contract/rate-limit';
+import { clientLimitKey, rateLimitHeaders } from '@mailsvc/contract/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   type AccessCheck,
@@ -26,31 +26,34 @@ declare module 'fastify' {
 }
 
 /**
- * A client over its failed-authentication allowance is refused before its key is even parsed; a
- * wrong key counts against its IP.
+ * Wrong credentials count against the client's address (by its /64 for IPv6). A client over its
+ * allowance gets 429 for every wrong credential until its window ends, without another count; a
+ * correct one still passes (a shared NAT or egress address must not lock out its good users).
  */
-async function authenticateWithinLimits(deps: Deps, req: FastifyRequest): Promise<AuthContext> {
-  const now = deps.clock.now().getTime();
-  const waitSeconds = deps.authFailures.blockedFor(req.ip, now);
-  if (waitSeconds > 0) throw tooManyFailures(waitSeconds);
+async function checkFailure<T>(deps: Deps, req: FastifyRequest, attempt: () => Promise<T> | T): Promise<T> {
+  const client = clientLimitKey(req.ip);
   try {
-    return await authenticate(deps, req.headers.authorization);
+    return await attempt();
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'invalid_api_key') {
-      const decision = await deps.authFailures.recordFailure(req.ip, now);
-      if (!decision.ok) throw tooManyFailures(decision.retryAfterSeconds);
+    if (err instanceof ApiError && (err.code === 'invalid_api_key' || err.code === 'invalid_admin_token')) {
+      const now = Date.now();
+      const waitSeconds = deps.authFailures.blockedFor(client, now);
+      const decision =
+        waitSeconds > 0
+          ? { ok: false, remaining: 0, resetSeconds: waitSeconds, retryAfterSeconds: waitSeconds }
+          : await deps.authFailures.recordFailure(client, now);
+      if (!decision.ok) {
+        throw new ApiError(
+          'rate_limited',
+          `Too many failed authentications from this client; retry after ${decision.retryAfterSeconds} s.`,
+          undefined,
+          rateLimitHeaders(deps.authFailures.policy, decision),
+        );
+      }
     }
     throw err;
   }
 }
-
-const tooManyFailures = (seconds: number) =>
-  new ApiError(
-    'rate_limited',
-    `Too many failed authentications from this client; retry after ${seconds} s.`,
-    undefined,
-    { 'Retry-After': String(seconds) },
-  );
 
 /** The authenticated caller of an apiKey route. */
 export function authOf(req: FastifyRequest): AuthContext {
@@ -70,7 +73,7 @@ export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     if (config.auth === 'apiKey') {
-      req.auth = await authenticateWithinLimits(deps, req);
+      req.auth = await checkFailure(deps, req, () => authenticate(deps, req.headers.authorization));
       // The key's own rate (its plan's), before anything else is done for it.
       const policy = apiKeyPolicy(req.auth.rateLimit);
       const decision = await deps.rateLimits.limiter(policy).consume(req.auth.keyId);
@@ -87,9 +90,14 @@ export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string
       requireAccess(req.auth, config.access ?? []);
     } else if (config.auth === 'admin') {
       const token = /^Bearer[ \t]+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
-      if (!adminDigest || !timingSafeEqual(sha256(token), adminDigest)) {
-        throw new ApiError('invalid_admin_token', 'Send the admin token as `Authorization: Bearer <token>`.');
-      }
+      await checkFailure(deps, req, () => {
+        if (!adminDigest || !timingSafeEqual(sha256(token), adminDigest)) {
+          throw new ApiError(
+            'invalid_admin_token',
+            'Send the admin token as `Authorization: Bearer <token>`.',
+          );
+        }
+      });
     }
     if (config.jsonBody && req.method === 'POST') {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

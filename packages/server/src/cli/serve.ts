@@ -29,6 +29,15 @@ function portError(err: unknown, port: number, host: string): StartupError | nul
   return null;
 }
 
+/** For the banner: where rate limits are counted, after waiting briefly for Redis. */
+async function describeRateLimits(deps: Deps): Promise<string> {
+  if (deps.rateLimits.kind !== 'redis') return 'per process (MAILSVC_REDIS_URL shares them between replicas)';
+  const host = new URL(deps.config.MAILSVC_REDIS_URL!).host;
+  return (await deps.rateLimits.ready(2000))
+    ? `shared through Redis at ${host}`
+    : `per process for now: Redis at ${host} does not answer (see the log)`;
+}
+
 /** Binds and releases the port once, so a busy port is reported before anything is created. */
 async function ensurePortFree(port: number, host: string): Promise<void> {
   if (port === 0) return;
@@ -68,7 +77,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   if (mode === 'start') checkDeliverySettings(config);
   // Before anything is created or migrated: a busy port is the commonest start-up failure.
   await ensurePortFree(config.PORT, config.HOST);
-  const runtime = await openRuntime(config, { command: mode });
+  const runtime = await openRuntime(config, { command: mode, servesHttp: true });
   const { deps, database } = runtime;
   const adminToken = resolveAdminToken(config);
   const devPages = devPagesFor(config, mode);
@@ -102,6 +111,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     `  API        ${baseUrl}`,
     `  Database   ${database.location}`,
     ...(delivery ? [`  Delivery   ${delivery.description}`] : []),
+    `  Limits     ${await describeRateLimits(deps)}`,
   ];
   if (devKey) {
     lines.push(
@@ -138,9 +148,10 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     process.once('SIGTERM', stop);
   });
   io.stdout('mailsvc: stopping…');
+  // Outside in: the wrapper (which forwards to this API) first, then the API, then delivery.
+  if (wrapper && typeof wrapper !== 'string') await wrapper.close();
   await closeApp(app, config.MAILSVC_SHUTDOWN_TIMEOUT_MS);
   await delivery?.stop();
-  if (wrapper && typeof wrapper !== 'string') await wrapper.close();
   await runtime.close();
   return 0;
 }

@@ -76,7 +76,8 @@ export async function runWorker(_args: string[], io: Io): Promise<number> {
   }
   checkDeliverySettings(config);
   const runtime = await openRuntime(config, { command: 'worker' });
-  const delivery = await startDelivery(runtime.deps, { isSoleWorker: runtime.database.kind === 'pglite' });
+  // Always PostgreSQL here (refused above otherwise): other workers may hold live leases.
+  const delivery = await startDelivery(runtime.deps, { isSoleWorker: false });
   io.stdout(
     [
       '',

@@ -1,6 +1,7 @@
 // mailsvc wrapper: the template-route wrapper as a plain Node server, settings from the
 // environment (MAILSVC_API_KEY, MAILSVC_CORE_URL, MAILSVC_ALLOWED_ORIGINS, …; see
 // packages/wrapper/README.md). The same router the Firebase function runs.
+import { StartupError } from '../startup-error.js';
 import type { Io } from './main.js';
 
 export async function runWrapper(_args: string[], io: Io): Promise<number> {
@@ -15,7 +16,17 @@ export async function runWrapper(_args: string[], io: Io): Promise<number> {
     }
     throw err;
   }
-  const running = await startWrapperServer({ config });
+  let running: Awaited<ReturnType<typeof startWrapperServer>>;
+  try {
+    running = await startWrapperServer({ config });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EADDRINUSE') {
+      throw new StartupError(
+        `port ${config.MAILSVC_WRAPPER_PORT} on ${config.MAILSVC_WRAPPER_HOST} is in use: stop what is using it, or set MAILSVC_WRAPPER_PORT`,
+      );
+    }
+    throw err;
+  }
   io.stdout(
     [
       '',

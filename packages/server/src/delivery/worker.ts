@@ -42,6 +42,8 @@ export class DeliveryWorker {
   private unsubscribe: (() => void) | undefined;
   private idleWaiters: (() => void)[] = [];
   private readonly dkimCache = new Map<string, { key: DkimKey | null; until: number }>();
+  /** Logged once per outage. */
+  private isDatabaseDown = false;
 
   constructor(
     private readonly deps: Deps,
@@ -90,13 +92,16 @@ export class DeliveryWorker {
     this.wake(true);
   }
 
-  /** Stops claiming and waits for the messages in flight. */
+  /**
+   * Stops claiming and waits for the messages in flight, renewing their leases meanwhile (else a
+   * slow relay would let another worker send them again).
+   */
   async stop(): Promise<void> {
     this.isRunning = false;
     clearInterval(this.poll);
-    clearInterval(this.heartbeat);
     this.unsubscribe?.();
     while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
+    clearInterval(this.heartbeat);
   }
 
   /** Tests with a movable clock: claim once, attempt everything claimed; the number attempted. */
@@ -183,16 +188,31 @@ export class DeliveryWorker {
   }
 
   /**
-   * Runs `fn`, retrying every 0.25–1 s for as long as the database is unreachable. Kept short: a
-   * worker whose slots all wait here claims nothing, so its pace after an outage is this wait.
+   * Runs `fn`, retrying every 0.25–1 s while the database is unreachable — kept short: a worker
+   * whose slots all wait here claims nothing, so its pace after an outage is this wait. Once the
+   * worker is stopping it gives up after one lease: by then another worker may own the message
+   * anyway, and a stop must end. One log line per outage, not one per message and retry.
    */
   private async whileUnavailable<T>(fn: () => Promise<T>): Promise<T> {
+    let stopDeadline: number | undefined;
     for (let wait = 250; ; wait = Math.min(wait * 2, 1000)) {
       try {
-        return await fn();
+        const result = await fn();
+        if (this.isDatabaseDown) {
+          this.isDatabaseDown = false;
+          this.deps.log.info('database reachable again; recording outcomes');
+        }
+        return result;
       } catch (err) {
         if (!isDatabaseUnavailable(err)) throw err;
-        this.deps.log.warn({ err }, 'database unavailable; recording the outcome again shortly');
+        if (!this.isDatabaseDown) {
+          this.isDatabaseDown = true;
+          this.deps.log.warn({ err }, 'database unavailable; keeping outcomes to record when it is back');
+        }
+        if (!this.isRunning) {
+          stopDeadline ??= Date.now() + this.opts.leaseMs;
+          if (Date.now() >= stopDeadline) throw err;
+        }
         await new Promise((r) => setTimeout(r, wait));
       }
     }

@@ -13,6 +13,9 @@ export function parseTimestamp(text: string): Date | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s, fraction, sign, oh, om] = m;
   const year = Number(y);
+  // Date.UTC reads years 0–99 as 1900–1999, and nothing before 1970 is accepted anyway (a year
+  // 1969 instant with an offset cannot reach 1970 in UTC).
+  if (year < 1969) return null;
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;

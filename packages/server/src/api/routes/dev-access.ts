@@ -2,23 +2,13 @@
 // addresses of every tenant's captured mail). Only requests addressed to this machine by a
 // loopback name — so a page on another site cannot read them through DNS rebinding
 // (Host: attacker.example resolving to 127.0.0.1) — and only where the server is meant to be
-// reached locally: on a non-loopback bind the pages are off unless MAILSVC_DEV_PAGES=on.
-import { isIP } from 'node:net';
+// reached locally: on a non-loopback bind the pages are off unless MAILSVC_DEV_PAGES=on. The Host
+// check stops browsers, not a client that sends Host: localhost itself: with `on`, the port must
+// only be reachable locally (the banner says so).
+import { isLoopbackHostHeader, isLoopbackName } from '@mailsvc/contract/http-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { sendError } from '../errors.js';
-
-const isLoopbackAddress = (host: string) =>
-  host === '::1' || (isIP(host) === 4 && host.startsWith('127.')) || host === 'localhost';
-
-/** localhost, *.localhost, 127.0.0.0/8 or [::1], with or without a port. */
-export function isLoopbackHostHeader(host: string | undefined): boolean {
-  if (!host) return false;
-  const name = (host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, ''))
-    .toLowerCase()
-    .replace(/\.$/, '');
-  return isLoopbackAddress(name) || name.endsWith('.localhost');
-}
 
 /** onRequest of every dev page: anything not addressed to a loopback name does not exist. */
 export async function requireLoopbackHost(req: FastifyRequest, reply: FastifyReply) {
@@ -37,7 +27,7 @@ export interface DevPages {
 
 /** `mailsvc start` only; the inbox only with the capture transport (no MAILSVC_SMTP_URL). */
 export function devPagesFor(config: Config, mode: 'start' | 'api'): DevPages {
-  const isLocalBind = isLoopbackAddress(config.HOST.replace(/^\[|\]$/g, '').toLowerCase());
+  const isLocalBind = isLoopbackName(config.HOST);
   const on =
     mode === 'start' &&
     (config.MAILSVC_DEV_PAGES === 'on' || (config.MAILSVC_DEV_PAGES === 'auto' && isLocalBind));
@@ -46,7 +36,7 @@ export function devPagesFor(config: Config, mode: 'start' | 'api'): DevPages {
     inbox: on && !config.MAILSVC_SMTP_URL,
     ...(on &&
       !isLocalBind && {
-        warning: `dev pages on a non-loopback bind (HOST=${config.HOST}, MAILSVC_DEV_PAGES=on): served only to requests addressed to localhost`,
+        warning: `dev pages on a non-loopback bind (HOST=${config.HOST}, MAILSVC_DEV_PAGES=on): any client that reaches this port and sends Host: localhost can read every captured message; publish the port on 127.0.0.1 only`,
       }),
   };
 }

@@ -4,6 +4,7 @@
 // 8058 senders always send `List-Unsubscribe=One-Click`); bodies other than form-encoded or
 // multipart are refused with 415. No cookies, no redirects.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import {
   describeUnsubscribeLink,
   readUnsubscribeToken,
@@ -29,8 +30,8 @@ const SECURITY_HEADERS = {
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-// A wildcard, not `:token`: Fastify answers parameters over maxParamLength (100) with its own
-// 414, and a token is longer than that; an over-long or slashed token is simply not valid (404).
+// A wildcard, not `:token`: parameters over Fastify's maxParamLength (100) never reach a route,
+// and a token is longer than that; an over-long or slashed token is simply not valid (404).
 const tokenOf = (req: FastifyRequest) => (req.params as { '*': string })['*'];
 
 const html = (reply: FastifyReply, status: number, body: string) =>
@@ -65,6 +66,17 @@ export function unsubscribeRoutes(app: FastifyInstance, deps: Deps) {
         }
         if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
           return html(reply, 400, renderRequestErrorPage('The request could not be read.'));
+        }
+        if (isDatabaseUnavailable(err)) {
+          req.log.warn({ err }, 'database unavailable');
+          reply.header('Retry-After', '1');
+          return html(
+            reply,
+            503,
+            renderRequestErrorPage(
+              'The service is briefly unavailable. Nothing changed; please try again shortly.',
+            ),
+          );
         }
         req.log.error({ err }, 'unhandled error');
         return html(reply, 500, renderRequestErrorPage('Something went wrong. Please try again later.'));

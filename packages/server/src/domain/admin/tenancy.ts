@@ -96,13 +96,17 @@ const RateLimitBurst = Type.Integer({
   description: 'requests a key may send at once, at least the rate; default 200',
 });
 
+const burstBelowRate = (perSecond?: number) =>
+  new ApiError('invalid_request', 'The burst must be at least the rate per second.', [
+    {
+      path: '/rateLimitBurst',
+      message: `must be at least rateLimitPerSecond${perSecond === undefined ? '' : ` (${perSecond})`}`,
+    },
+  ]);
+
 /** The burst must cover the rate: a plan whose burst is below its rate could never use it. */
 function checkRateLimits(perSecond: number, burst: number): void {
-  if (burst < perSecond) {
-    throw new ApiError('invalid_request', 'The burst must be at least the rate per second.', [
-      { path: '/rateLimitBurst', message: `must be at least rateLimitPerSecond (${perSecond})` },
-    ]);
-  }
+  if (burst < perSecond) throw burstBelowRate(perSecond);
 }
 
 export const CreatePlanInput = Strict({
@@ -161,7 +165,12 @@ export async function updatePlan(deps: AdminDeps, input: Static<typeof UpdatePla
     })
     .where('id', '=', input.id)
     .returningAll()
-    .executeTakeFirst();
+    .executeTakeFirst()
+    .catch((err: { code?: string }) => {
+      // A concurrent update changed the other half of the pair: the table's CHECK refuses it.
+      if (err.code === '23514') throw burstBelowRate();
+      throw err;
+    });
   if (!plan) throw notFound('plan', input.id);
   return { plan: planRecord(plan) };
 }

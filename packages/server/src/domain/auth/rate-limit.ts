@@ -21,9 +21,10 @@ export function apiKeyPolicy(limit: { perSecond: number; burst: number }): Limit
 }
 
 /**
- * Failed authentications (a key that is malformed, unknown or wrong) per client IP. Once a client
- * is over the limit it is refused before any lookup until its window ends — in this process
- * without asking the store again, so a flood of guesses costs neither queries nor round trips.
+ * Failed authentications (an API key that is malformed, unknown or wrong; a wrong admin token) per
+ * client. Once a client is over the limit, its wrong credentials are refused until its window
+ * ends without asking the store again (a flood of guesses costs no round trips; unknown key ids
+ * cost no query either, see KeyLookupCache). Times are real time, as the store's windows are.
  */
 export class AuthFailureLimiter {
   readonly policy: LimitPolicy;

@@ -59,7 +59,6 @@ describe('unsubscribe tokens', () => {
 
   it('accept only the canonical spelling (no padding, no other low bits in the last character)', () => {
     const token = createUnsubscribeToken(key, target);
-    const last = token.at(-1)!;
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const sameBytes = [...alphabet]
       .map((c) => `${token.slice(0, -1)}${c}`)
@@ -71,7 +70,6 @@ describe('unsubscribe tokens', () => {
     for (const spelling of [...sameBytes, `${token}=`, `${token}==`, token.replace('v1.', 'V1.')]) {
       expect(verifyUnsubscribeToken(key, spelling), spelling).toBeNull();
     }
-    expect(last).toBeDefined();
   });
 
   it('keep tokens of the earlier format working, in their canonical spelling only', () => {
