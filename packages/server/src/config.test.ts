@@ -41,6 +41,19 @@ describe('config', () => {
     }
   });
 
+  it('refuses a public URL with user info, a query or a fragment (links are built by appending a path)', () => {
+    for (const bad of [
+      'https://u:p@mail.example.com',
+      'https://mail.example.com/?a=1',
+      'https://mail.example.com/#x',
+    ]) {
+      expect(() => loadConfig({ MAILSVC_PUBLIC_URL: bad }), bad).toThrow(/MAILSVC_PUBLIC_URL/);
+    }
+    expect(loadConfig({ MAILSVC_PUBLIC_URL: 'https://mail.example.com/base/' }).MAILSVC_PUBLIC_URL).toBe(
+      'https://mail.example.com/base',
+    );
+  });
+
   it('refuses an auth cache TTL over 5 seconds (revocation must reach every replica within 5 s)', () => {
     expect(() => loadConfig({ MAILSVC_AUTH_CACHE_TTL_MS: '6000' })).toThrow(/MAILSVC_AUTH_CACHE_TTL_MS/);
   });

@@ -58,6 +58,10 @@ const httpUrl: Parser<string> = (raw) => {
     throw new ConfigValueError('must be an absolute http(s) URL');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigValueError('must be an http(s) URL');
+  // Links are built by appending a path (`/u/TOKEN`): a query or fragment would swallow it, and
+  // credentials would go out in every message.
+  if (u.username || u.password || u.search || u.hash)
+    throw new ConfigValueError('must be a base URL without user info, query or fragment');
   return raw.replace(/\/+$/, '');
 };
 
@@ -207,7 +211,7 @@ const spec = {
   },
   MAILSVC_ADMIN_TOKEN: {
     description:
-      'Bearer token for the admin API (/admin/v1). When unset: in embedded mode a random token is kept in MAILSVC_DATA_DIR/admin-token (mode 0600); with DATABASE_URL the admin API is disabled.',
+      'Bearer token for the admin API (/admin/v1), at least 24 characters. When unset: in embedded mode a random token is kept in MAILSVC_DATA_DIR/admin-token (mode 0600); with DATABASE_URL the admin API is disabled.',
     parse: str({ minLength: 24 }),
     secret: true,
   },

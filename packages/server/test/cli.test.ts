@@ -111,6 +111,25 @@ describe('mailsvc admin', () => {
     expect(r.stdout).not.toContain('is running');
   });
 
+  it('stops quietly when its output is cut short (mailsvc templates list | head -1)', async () => {
+    const r = await new Promise<Result>((resolve, reject) => {
+      const child = spawn(
+        'sh',
+        ['-c', `"${process.execPath}" "${BIN}" templates list | head -1 >/dev/null`],
+        {
+          env: baseEnv(dataDir),
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => {
+        stderr += d;
+      });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout: '', stderr }));
+    });
+    expect(r.stderr).not.toContain('EPIPE');
+  });
+
   it('gives a one-line error and exit 2 for bad arguments', async () => {
     for (const args of [
       ['admin', 'plans', 'create', '--id', 'x', '--monthly-limit', 'many', '--overage-allowed', 'true'],

@@ -28,7 +28,8 @@ export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined
       path += `/${escapePointer(String(e.params.additionalProperty))}`;
       message = 'is not an allowed property';
     } else if (e.keyword === 'pattern' && e.params.pattern === HTTP_URL_PATTERN) {
-      message = 'must be an http or https URL';
+      message =
+        'must be an http or https URL with a host, without user info, spaces, control or invisible characters';
     }
     const key = `${path} ${message}`;
     if (seen.has(key)) continue;

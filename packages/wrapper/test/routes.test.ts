@@ -156,7 +156,7 @@ describe('template data', () => {
     expect(error.code).toBe('invalid_template_data');
     expect(error.details).toEqual(
       expect.arrayContaining([
-        { path: '/data/actionButton/url', message: 'must be an http or https URL' },
+        { path: '/data/actionButton/url', message: expect.stringContaining('must be an http or https URL') },
         { path: '/data/heading', message: expect.stringContaining('180') },
         { path: '/data/extra', message: 'is not an allowed property' },
       ]),

@@ -15,8 +15,10 @@ const NETWORK_CODES = new Set([
 ]);
 
 // SQLSTATE: 08xxx connection exception; 57P01 admin_shutdown, 57P02 crash_shutdown,
-// 57P03 cannot_connect_now (starting up or shutting down); 53300 too_many_connections.
-const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+// 57P03 cannot_connect_now (starting up or shutting down); 53300 too_many_connections; and, once
+// running, a connection refused for good — 3D000 the database is gone, 28xxx credentials or
+// pg_hba.conf changed: an operator's fix, not the request's fault.
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300|3D000|28[0-9A-Z]{3})$/;
 
 // node-postgres's own wording when the socket ends or a connection cannot be had in time.
 const PG_CLIENT_MESSAGES = [
