@@ -85,8 +85,23 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-function errorBody(code: WrapperErrorCode, message: string, requestId: string): string {
-  return JSON.stringify({ ok: false, error: { code, message, requestId } });
+/** An error the server answers itself (outside the router), in the envelope. */
+function writeError(
+  res: http.ServerResponse,
+  code: WrapperErrorCode,
+  message: string,
+  requestId: string,
+  extra: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({ ok: false, error: { code, message, requestId } });
+  res.writeHead(wrapperErrors[code].status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': requestId,
+    'Cache-Control': 'no-store',
+    ...extra,
+  });
+  res.end(body);
 }
 
 export async function startWrapperServer(opts: StartWrapperOptions): Promise<RunningWrapper> {
@@ -135,15 +150,7 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
           },
           'request refused',
         );
-        const body = errorBody('invalid_request', 'Malformed HTTP request.', requestId);
-        res.writeHead(400, {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Length': String(Buffer.byteLength(body)),
-          'X-Request-Id': requestId,
-          'Cache-Control': 'no-store',
-          Connection: 'close',
-        });
-        res.end(body);
+        writeError(res, 'invalid_request', 'Malformed HTTP request.', requestId, { Connection: 'close' });
         return;
       }
       // A body declared over the limit is not waited for: the router answers 413 at once (after
@@ -172,14 +179,7 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
         if (refused.has(socket) || socket.destroyed || res.headersSent) return;
         const requestId = newRequestId();
         log.error({ requestId, err }, 'wrapper request failed');
-        const body = errorBody('internal', 'An unexpected error occurred.', requestId);
-        res.writeHead(500, {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Length': String(Buffer.byteLength(body)),
-          'X-Request-Id': requestId,
-          'Cache-Control': 'no-store',
-        });
-        res.end(body);
+        writeError(res, 'internal', 'An unexpected error occurred.', requestId);
       } finally {
         busy.delete(socket);
         if (busy.size === 0) onIdle?.();
