@@ -2,8 +2,6 @@
 export type { DetailFormat, Field, JsonSchema } from './blocks/types.js';
 export { HTTP_URL_PATTERN, isHttpUrl } from './blocks/url.js';
 export { templates } from './catalogue/index.js';
-export type { ParsedEmail } from './email.js';
-export { isEmail, maskEmail, parseDomain, parseEmail } from './email.js';
 export { toFieldErrors } from './field-errors.js';
 export { renderGalleryPage } from './gallery.js';
 export type {

@@ -1,5 +1,6 @@
 // The seed's common request envelope (§2), strict: every route takes exactly these properties.
-import { parseEmail } from '@mailsvc/templates/email';
+import { parseEmail } from '@mailsvc/contract/email';
+import { isIdempotencyKey } from '@mailsvc/contract/http';
 import type { ErrorDetail } from './errors.js';
 
 export interface Envelope {
@@ -14,8 +15,6 @@ export interface Envelope {
 
 export const DEFAULT_TEMPLATE_VERSION = 'v1';
 
-/** The core's Idempotency-Key rule (DESIGN.md §3): 1–120 printable ASCII characters, no spaces. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,120}$/;
 const TEMPLATE_VERSION = /^[A-Za-z0-9._-]{1,32}$/;
 const FIELDS = new Set(['to', 'data', 'templateVersion', 'from', 'fromName', 'replyTo', 'idempotencyKey']);
 
@@ -79,7 +78,7 @@ export function checkEnvelope(body: unknown, opts: { allowSenderOverride: boolea
       details.push({ path: '/fromName', message: 'must be a string' });
   }
   if (b.idempotencyKey !== undefined) {
-    if (typeof b.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(b.idempotencyKey))
+    if (!isIdempotencyKey(b.idempotencyKey))
       details.push({
         path: '/idempotencyKey',
         message: 'must be 1 to 120 printable ASCII characters without spaces',

@@ -1,66 +1,58 @@
-// The wrapper's own error codes, and what it does with each error code the core can answer.
-// Same body as the core (DESIGN.md §2): {ok: false, error: {code, message, details?, requestId}}.
+// The wrapper's error codes (the core's it shares, with the core's status, and its own from
+// @mailsvc/contract), and what it does with each error code the core can answer. Same body as the
+// core (DESIGN.md §2): {ok: false, error: {code, message, details?, requestId}}.
+import {
+  type CoreErrorCode,
+  coreErrors,
+  type ErrorDetail,
+  type ErrorSpec,
+  wrapperOnlyErrors,
+} from '@mailsvc/contract/errors';
+
+/** A code the wrapper shares with the core: the core's status, the wrapper's wording. */
+const shared = <C extends CoreErrorCode>(code: C, description: string) => ({
+  status: coreErrors[code].status as (typeof coreErrors)[C]['status'],
+  description,
+});
 
 export const wrapperErrors = {
-  invalid_request: {
-    status: 400,
-    description: 'The envelope failed validation; `details` lists each problem.',
-  },
-  invalid_template_data: {
-    status: 400,
-    description:
-      "`data` failed the route template's schema, or a link is not https on MAILSVC_ALLOWED_LINK_HOSTS; `details` lists each field.",
-  },
-  invalid_from_name: {
-    status: 400,
-    description:
-      '`fromName` (allowed with MAILSVC_ALLOW_SENDER_OVERRIDE=true) has line breaks, control, bidirectional or invisible characters, or is over 120 characters.',
-  },
-  app_check_required: {
-    status: 401,
-    description: 'App Check is required and the `X-Firebase-AppCheck` header is missing.',
-  },
-  app_check_invalid: {
-    status: 401,
-    description: 'The App Check token is invalid, expired, for another project or already used.',
-  },
-  origin_not_allowed: {
-    status: 403,
-    description: 'The `Origin` header is not in MAILSVC_ALLOWED_ORIGINS; nothing was sent.',
-  },
-  not_found: { status: 404, description: 'No such route.' },
-  method_not_allowed: { status: 405, description: 'The route exists but not for this method; see `Allow`.' },
-  request_timeout: {
-    status: 408,
-    description: 'Standalone server: the request (headers and body) did not arrive in time.',
-  },
-  payload_too_large: { status: 413, description: 'The body is over 256 KiB.' },
-  unsupported_media_type: {
-    status: 415,
-    description: 'POST bodies must be `Content-Type: application/json`.',
-  },
-  headers_too_large: {
-    status: 431,
-    description: 'Standalone server: the request headers are over the HTTP parser limit (16 KiB).',
-  },
-  rate_limited: {
-    status: 429,
-    description:
-      'Too many requests from this client or to this recipient; retry after `Retry-After` seconds.',
-  },
-  send_failed: {
-    status: 500,
-    description:
-      'The core API could not be reached, timed out, failed, or refused the server-held key; nothing can be retried by the caller except later.',
-  },
-  internal: { status: 500, description: 'An unexpected error; the request id identifies it in the logs.' },
-} as const satisfies Record<string, { status: number; description: string }>;
+  invalid_request: shared('invalid_request', 'The envelope failed validation; `details` lists each problem.'),
+  invalid_template_data: shared(
+    'invalid_template_data',
+    "`data` failed the route template's schema, or a link is not https on MAILSVC_ALLOWED_LINK_HOSTS; `details` lists each field.",
+  ),
+  invalid_from_name: shared(
+    'invalid_from_name',
+    '`fromName` (allowed with MAILSVC_ALLOW_SENDER_OVERRIDE=true) has line breaks, control, bidirectional or invisible characters or an email address, or is over 120 characters.',
+  ),
+  not_found: shared('not_found', 'No such route.'),
+  method_not_allowed: shared('method_not_allowed', 'The route exists but not for this method; see `Allow`.'),
+  request_timeout: shared(
+    'request_timeout',
+    'Standalone server: the request (headers and body) did not arrive in time.',
+  ),
+  payload_too_large: shared('payload_too_large', 'The body is over 256 KiB.'),
+  unsupported_media_type: shared(
+    'unsupported_media_type',
+    'POST bodies must be `Content-Type: application/json`.',
+  ),
+  headers_too_large: shared(
+    'headers_too_large',
+    'Standalone server: the request headers are over the HTTP parser limit (16 KiB).',
+  ),
+  rate_limited: shared(
+    'rate_limited',
+    'Too many requests from this client or to this recipient; retry after `Retry-After` seconds.',
+  ),
+  internal: shared('internal', 'An unexpected error; the request id identifies it in the logs.'),
+  ...wrapperOnlyErrors,
+} as const satisfies Record<string, ErrorSpec>;
 
 export type WrapperErrorCode = keyof typeof wrapperErrors;
 
 /**
- * What the wrapper answers for each core error code (packages/server/src/errors.ts; a test keeps
- * this table complete):
+ * What the wrapper answers for each core error code (@mailsvc/contract/errors). Typed against the
+ * catalogue: a new core code does not compile until it is placed here.
  * - `pass`: caused by the caller's request or the recipient's state: same status, same code.
  * - `misconfigured`: the server-held key or its scope is wrong: 500 send_failed, logged as an error.
  * - `failed`: cannot happen for a valid forwarded request, or is the core's own failure: 500 send_failed.
@@ -96,8 +88,6 @@ export const coreErrorHandling = {
   environment_not_found: 'misconfigured',
   invalid_admin_token: 'failed',
   not_found: 'failed',
-  contact_not_found: 'failed',
-  group_not_found: 'failed',
   method_not_allowed: 'failed',
   conflict: 'failed',
   unsupported_media_type: 'failed',
@@ -105,7 +95,7 @@ export const coreErrorHandling = {
   service_unavailable: 'failed',
   request_timeout: 'failed',
   headers_too_large: 'failed',
-} as const satisfies Record<string, 'pass' | 'misconfigured' | 'failed'>;
+} as const satisfies Record<CoreErrorCode, 'pass' | 'misconfigured' | 'failed'>;
 
 export type CoreErrorHandling = (typeof coreErrorHandling)[keyof typeof coreErrorHandling];
 
@@ -115,7 +105,4 @@ export function handlingOf(code: unknown): CoreErrorHandling {
     : 'failed';
 }
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export type { ErrorDetail };

@@ -1,11 +1,12 @@
 // The Firebase entry: one HTTPS function (firebase-functions v2 onRequest) hosting the router.
 // Bundled by scripts/build-functions.mjs into functions/index.js; firebase.json points there.
+
+import { newRequestId } from '@mailsvc/contract/http';
 import { defineSecret } from 'firebase-functions/params';
 import { onRequest } from 'firebase-functions/v2/https';
 import { lastForwardedFor } from './client-ip.js';
 import { loadWrapperConfig, WrapperConfigError } from './config.js';
 import { createWrapperLogger, type Logger } from './logger.js';
-import { newRequestId } from './request-id.js';
 import { createRouter, type RouterOptions, type WrapperRouter } from './router.js';
 
 const MAILSVC_API_KEY = defineSecret('MAILSVC_API_KEY');

@@ -14,6 +14,8 @@
 //  7. per-recipient rate limit (429 rate_limited)
 //  8. forward to the core and map its answer (DESIGN.md §8)
 import { checkDisplayName } from '@mailsvc/contract/display-name';
+import { maskEmail, parseEmail } from '@mailsvc/contract/email';
+import { BODY_LIMIT, newRequestId } from '@mailsvc/contract/http';
 import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import {
   clientLimitKey,
@@ -23,7 +25,6 @@ import {
   redisRateLimitStore,
 } from '@mailsvc/contract/rate-limit';
 import { getTemplate, validateTemplateData } from '@mailsvc/templates';
-import { maskEmail, parseEmail } from '@mailsvc/templates/email';
 import { APP_CHECK_HEADER, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
 import type { WrapperConfig } from './config.js';
 import { checkOrigin, corsHeaders, preflightHeaders } from './cors.js';
@@ -34,10 +35,9 @@ import { linkProblems } from './links.js';
 import { createWrapperLogger, type Logger } from './logger.js';
 import { buildOpenApi } from './openapi.js';
 import { trimTrailingSlashes } from './paths.js';
-import { newRequestId } from './request-id.js';
 import { routesByPath, type TemplateRoute } from './routes.js';
 
-export const BODY_LIMIT = 256 * 1024;
+export { BODY_LIMIT };
 
 export interface WrapperRequest {
   method: string;

@@ -6,6 +6,7 @@
 // server's clientError event, straight onto the socket.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { newRequestId } from '@mailsvc/contract/http';
 import {
   canAnswerOnSocket,
   hostHeaderCount,
@@ -18,7 +19,6 @@ import { checkAnonymousAccess, type WrapperConfig } from './config.js';
 import { type WrapperErrorCode, wrapperErrors } from './errors.js';
 import type { Forwarder } from './forward.js';
 import { createWrapperLogger, type Logger } from './logger.js';
-import { newRequestId } from './request-id.js';
 import { BODY_LIMIT, createRouter, type WrapperRouter } from './router.js';
 
 export interface ServerTimeouts {

@@ -4,9 +4,10 @@
 // a real socket of the standalone server. Every answer: no 5xx, X-Request-Id, errors in the
 // envelope with a wrapper code (or a core code it passes through) and its status; afterwards the
 // wrapper and the core are healthy and nothing hostile was stored.
+
+import { coreErrors as errorCatalogue } from '@mailsvc/contract/errors';
 import { templateRoutes } from '@mailsvc/wrapper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalogue } from '../../server/src/errors.js';
 import { backend, createHarness, type Harness, type Scope } from '../../server/test/harness.js';
 import {
   ALL_METHODS,

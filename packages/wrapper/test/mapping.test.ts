@@ -1,8 +1,8 @@
 // Status mapping (DESIGN.md §8) against a stub core that answers each relevant status and code.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { coreErrors as errorCatalogue } from '@mailsvc/contract/errors';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalogue } from '../../server/src/errors.js';
 import { coreErrorHandling } from '../src/errors.js';
 import { API_KEY, call, type Router, type StubCore, startStubCore, testRouter } from './helpers.js';
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { BODY_LIMIT } from '@mailsvc/contract/http';
 import {
   canAnswerOnSocket,
   hostHeaderCount,
@@ -43,7 +44,7 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-export const BODY_LIMIT = 256 * 1024;
+export { BODY_LIMIT };
 
 /** An error in the envelope, written straight to a socket Fastify never got a request for. */
 function writeRawError(socket: Duplex, code: ErrorCode, message: string): void {

@@ -1,5 +1,6 @@
 // POST /v1/send, in DESIGN.md §3 order. Authentication and access checks (step 1) and the body
 // shape (step 2) run before this use-case; it does steps 2 (Idempotency-Key) to 11.
+import { isIdempotencyKey } from '@mailsvc/contract/http';
 import {
   getTemplate,
   TemplateNotFoundError,
@@ -51,12 +52,10 @@ export const EXPIRY_MS: Record<TemplateCategory, number> = {
 export const PRIORITY: Record<TemplateCategory, number> = { security: 0, transactional: 2, notification: 4 };
 export const IDEMPOTENCY_WINDOW_MS = 24 * HOUR;
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,120}$/;
-
 export function checkIdempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const value = Array.isArray(header) ? header.join(',') : header;
-  if (!IDEMPOTENCY_KEY.test(value)) {
+  if (!isIdempotencyKey(value)) {
     throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 120 printable ASCII characters.', [
       {
         path: '/headers/idempotency-key',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDisplayName, maskEmail, parseDomain, parseEmail } from './email.js';
+import { checkDisplayName } from './display-name.js';
+import { maskEmail, parseDomain, parseEmail } from './email.js';
 
 describe('parseEmail', () => {
   it('trims, lowercases and keeps IDN domains as punycode', () => {

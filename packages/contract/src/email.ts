@@ -1,8 +1,6 @@
-// Address rules shared by the core API and the wrapper (DESIGN.md §2): one bare address, RFC 5321
-// lengths, no control characters, IDN domains as punycode. Kept free of the catalogue so importing
-// it compiles nothing.
-import { domainToASCII } from 'node:url';
-import { UNSAFE_DISPLAY_CHARACTERS } from '@mailsvc/contract/display-name';
+// Address rules shared by the core, the wrapper and the client (DESIGN.md §2): one bare address,
+// RFC 5321 lengths, no control or invisible characters, IDN domains as punycode. Browser-safe.
+import { UNSAFE_DISPLAY_CHARACTERS } from './display-name.js';
 
 export type ParsedEmail =
   | { ok: true; address: string; local: string; domain: string }
@@ -11,6 +9,20 @@ export type ParsedEmail =
 // RFC 5322 dot-atom: quoted local parts, comments and display names are not accepted.
 const ATEXT = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A domain name in ASCII (IDNA / UTS #46, punycode), as browsers and Node's URL parser map it;
+ * '' when it is not one. The WHATWG URL parser runs everywhere the client does (Node, browsers,
+ * Deno, Workers), unlike node:url's domainToASCII.
+ */
+function domainToASCII(domain: string): string {
+  if (domain === '' || /[/?#@:\\[\]%]/.test(domain)) return '';
+  try {
+    return new URL(`http://${domain}/`).hostname;
+  } catch {
+    return '';
+  }
+}
 // IDNA (domainToASCII) drops tabs, newlines, soft hyphens and zero-width characters without a word:
 // refuse them, and every other control, bidirectional or invisible character, before it runs.
 const INVISIBLE = new RegExp(`[\\s${UNSAFE_DISPLAY_CHARACTERS}]`);

@@ -1,0 +1,146 @@
+// The closed catalogue of error codes (DESIGN.md §2): the seed's codes plus DESIGN.md's
+// extensions, each with its HTTP status. The core answers these; the wrapper answers the codes it
+// shares with the core (with the core's status) plus its own (wrapperOnlyErrors). docs/errors.md
+// and the OpenAPI documents are generated from here. Browser-safe: the client uses it.
+import { type Static, Type } from '@sinclair/typebox';
+
+export interface ErrorSpec {
+  status: number;
+  description: string;
+}
+
+export const coreErrors = {
+  invalid_request: {
+    status: 400,
+    description: 'The request failed validation; `details` lists each problem.',
+  },
+  invalid_template_data: {
+    status: 400,
+    description: 'Template data failed the template schema; `details` lists each field.',
+  },
+  invalid_from_address: { status: 400, description: '`from` is not a valid address.' },
+  invalid_from_name: {
+    status: 400,
+    description: '`fromName` is over 120 characters or contains control characters.',
+  },
+  invalid_reply_to: { status: 400, description: '`replyTo` is not a valid address.' },
+  missing_api_key: { status: 401, description: 'No `Authorization: Bearer <API key>` header.' },
+  invalid_api_key: { status: 401, description: 'The API key is malformed, unknown or wrong.' },
+  invalid_admin_token: { status: 401, description: 'The admin bearer token is missing or wrong.' },
+  trial_expired: { status: 402, description: "The tenant's trial has ended." },
+  api_key_revoked: { status: 403, description: 'The API key was revoked.' },
+  tenant_not_found: { status: 403, description: "The key's tenant no longer exists." },
+  project_inactive: { status: 403, description: "The key's project is inactive." },
+  environment_inactive: { status: 403, description: "The key's environment is inactive." },
+  monthly_quota_exceeded: {
+    status: 403,
+    description: 'The tenant used its monthly quota and its plan allows no overage.',
+  },
+  app_paused: { status: 403, description: 'Sending is paused for the environment.' },
+  app_blocked: { status: 403, description: 'Sending is blocked for the environment.' },
+  recipient_complained: { status: 403, description: 'The recipient complained; every template is refused.' },
+  recipient_unsubscribed: {
+    status: 403,
+    description: 'The recipient unsubscribed from notification templates.',
+  },
+  recipient_suppressed: {
+    status: 403,
+    description: 'The recipient is in hard-bounce cooldown or suppressed.',
+  },
+  sending_domain_not_ready: { status: 403, description: 'The configured sending domain is not verified.' },
+  from_domain_not_allowed: { status: 403, description: '`from` is not on the sending domain.' },
+  not_found: { status: 404, description: 'No such path, or (admin API) no such record.' },
+  project_not_found: { status: 404, description: "The key's project no longer exists." },
+  environment_not_found: { status: 404, description: "The key's environment no longer exists." },
+  template_not_found: { status: 404, description: 'No template with this id.' },
+  template_version_not_found: {
+    status: 404,
+    description: 'The template has no published version by that name.',
+  },
+  method_not_allowed: {
+    status: 405,
+    description: 'The path exists but not for this method; see the `Allow` header.',
+  },
+  request_timeout: {
+    status: 408,
+    description: 'The request (headers and body) did not arrive in time; the connection is closed.',
+  },
+  conflict: { status: 409, description: '(admin API) The record already exists.' },
+  idempotency_key_reused: {
+    status: 409,
+    description: 'The Idempotency-Key was used with a different request.',
+  },
+  payload_too_large: { status: 413, description: 'The body is over 256 KiB.' },
+  unsupported_media_type: {
+    status: 415,
+    description: 'POST bodies must be `Content-Type: application/json`.',
+  },
+  rate_limited: {
+    status: 429,
+    description:
+      "Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds.",
+  },
+  headers_too_large: {
+    status: 431,
+    description: 'The request headers are over 16 KiB.',
+  },
+  internal: {
+    status: 500,
+    description: 'An unexpected server error; the request id identifies it in the logs.',
+  },
+  service_unavailable: {
+    status: 503,
+    description:
+      'The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send.',
+  },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type CoreErrorCode = keyof typeof coreErrors;
+
+/** Codes only the wrapper answers (DESIGN.md §8). */
+export const wrapperOnlyErrors = {
+  app_check_required: {
+    status: 401,
+    description: 'App Check is required and the `X-Firebase-AppCheck` header is missing.',
+  },
+  app_check_invalid: {
+    status: 401,
+    description: 'The App Check token is invalid, expired, for another project or already used.',
+  },
+  origin_not_allowed: {
+    status: 403,
+    description: 'The `Origin` header is not in MAILSVC_ALLOWED_ORIGINS; nothing was sent.',
+  },
+  send_failed: {
+    status: 500,
+    description:
+      'The core API could not be reached, timed out, failed, or refused the server-held key; nothing can be retried by the caller except later.',
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type WrapperOnlyErrorCode = keyof typeof wrapperOnlyErrors;
+
+/** One problem of a request, as `details` lists it: a JSON Pointer into the body and a phrase. */
+export const ErrorDetail = Type.Object(
+  { path: Type.String({ description: 'JSON Pointer into the request body' }), message: Type.String() },
+  { additionalProperties: false, $id: 'ErrorDetail' },
+);
+export type ErrorDetail = Static<typeof ErrorDetail>;
+
+/** The body of every error answer of the core and the wrapper. */
+export const ErrorBody = Type.Object(
+  {
+    ok: Type.Literal(false),
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'a code of the error catalogue' }),
+        message: Type.String({ description: 'a sentence for people; do not parse it' }),
+        details: Type.Optional(Type.Array(ErrorDetail)),
+        requestId: Type.String({ pattern: '^req_[0-9A-HJKMNP-TV-Z]{26}$' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, $id: 'ErrorBody' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
