@@ -1,69 +1,22 @@
 // The only module that reads process.env. Every key is declared once here with its type,
 // default and description; docs/configuration.md is generated from this table.
 import path from 'node:path';
+import {
+  bool,
+  httpUrl,
+  int,
+  logLevel,
+  oneOf,
+  type Parser,
+  readSettings,
+  redisUrl,
+  type Setting,
+  type SettingsOf,
+  SettingValueError,
+  settingsTableRows,
+  str,
+} from '@mailsvc/contract/settings';
 import { DEFAULT_RETRY_DELAYS_MS } from './delivery/retry.js';
-
-type Parser<T> = (raw: string) => T;
-
-interface KeySpec<T> {
-  description: string;
-  /** Shown in the docs; a function computes it from the other keys. */
-  default?: T | ((partial: Record<string, unknown>) => T);
-  defaultLabel?: string;
-  parse: Parser<T>;
-  secret?: boolean;
-}
-
-class ConfigValueError extends Error {}
-
-const str =
-  (opts: { minLength?: number; pattern?: RegExp; hint?: string } = {}): Parser<string> =>
-  (raw) => {
-    if (opts.minLength !== undefined && raw.length < opts.minLength)
-      throw new ConfigValueError(`must be at least ${opts.minLength} characters`);
-    if (opts.pattern && !opts.pattern.test(raw))
-      throw new ConfigValueError(opts.hint ?? 'has an invalid format');
-    return raw;
-  };
-
-const int =
-  (min: number, max: number): Parser<number> =>
-  (raw) => {
-    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigValueError('must be a whole number');
-    const n = Number(raw);
-    if (n < min || n > max) throw new ConfigValueError(`must be between ${min} and ${max}`);
-    return n;
-  };
-
-const bool: Parser<boolean> = (raw) => {
-  const v = raw.trim().toLowerCase();
-  if (['true', '1', 'yes'].includes(v)) return true;
-  if (['false', '0', 'no'].includes(v)) return false;
-  throw new ConfigValueError('must be true or false');
-};
-
-const oneOf =
-  <T extends string>(...values: T[]): Parser<T> =>
-  (raw) => {
-    if (!(values as string[]).includes(raw))
-      throw new ConfigValueError(`must be one of ${values.join(', ')}`);
-    return raw as T;
-  };
-
-const httpUrl: Parser<string> = (raw) => {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new ConfigValueError('must be an absolute http(s) URL');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigValueError('must be an http(s) URL');
-  // Links are built by appending a path (`/u/TOKEN`): a query or fragment would swallow it, and
-  // credentials would go out in every message.
-  if (u.username || u.password || u.search || u.hash)
-    throw new ConfigValueError('must be a base URL without user info, query or fragment');
-  return raw.replace(/\/+$/, '');
-};
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -73,7 +26,7 @@ const durationList: Parser<readonly number[]> = (raw) => {
     const m = /^\s*(\d{1,9})(ms|s|m|h)\s*$/.exec(item);
     const ms = m ? Number(m[1]) * UNIT_MS[m[2]!]! : Number.NaN;
     if (!(ms >= 100 && ms <= 7 * 24 * 3_600_000))
-      throw new ConfigValueError(
+      throw new SettingValueError(
         `has ${item.trim() || 'an empty item'}; give durations such as 30s, 5m or 2h, 100ms to 7 days`,
       );
     return ms;
@@ -83,7 +36,7 @@ const durationList: Parser<readonly number[]> = (raw) => {
 
 const postgresUrl: Parser<string> = (raw) => {
   if (!/^postgres(ql)?:\/\//.test(raw))
-    throw new ConfigValueError('must be a postgres:// or postgresql:// URL');
+    throw new SettingValueError('must be a postgres:// or postgresql:// URL');
   return raw;
 };
 
@@ -92,29 +45,17 @@ const smtpUrl: Parser<string> = (raw) => {
   try {
     u = new URL(raw);
   } catch {
-    throw new ConfigValueError('must be an smtp:// or smtps:// URL');
+    throw new SettingValueError('must be an smtp:// or smtps:// URL');
   }
   if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:')
-    throw new ConfigValueError('must be an smtp:// or smtps:// URL');
-  return raw;
-};
-
-const redisUrl: Parser<string> = (raw) => {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new ConfigValueError('must be a redis:// or rediss:// URL');
-  }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
-    throw new ConfigValueError('must be a redis:// or rediss:// URL');
+    throw new SettingValueError('must be an smtp:// or smtps:// URL');
   return raw;
 };
 
 const domainName: Parser<string> = (raw) => {
   const v = raw.trim().toLowerCase();
   if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(v))
-    throw new ConfigValueError('must be a domain name such as mail.example.com');
+    throw new SettingValueError('must be a domain name such as mail.example.com');
   return v;
 };
 
@@ -153,7 +94,7 @@ const spec = {
     default: (c: Record<string, unknown>) =>
       `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`,
     defaultLabel: 'http://HOST:PORT',
-    parse: httpUrl,
+    parse: httpUrl({ base: true }),
   },
   MAILSVC_DEFAULT_SENDING_DOMAIN: {
     description:
@@ -260,19 +201,11 @@ const spec = {
   LOG_LEVEL: {
     description: 'pino log level.',
     default: 'info',
-    parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    parse: logLevel,
   },
-} satisfies Record<string, KeySpec<unknown>>;
+} satisfies Record<string, Setting<unknown>>;
 
-type Spec = typeof spec;
-type ValueOf<K extends keyof Spec> = Spec[K] extends KeySpec<infer T> ? T : never;
-type HasDefault<K extends keyof Spec> = Spec[K] extends { default: unknown } ? K : never;
-
-export type Config = {
-  readonly [K in keyof Spec as HasDefault<K>]: ValueOf<K>;
-} & {
-  readonly [K in Exclude<keyof Spec, HasDefault<keyof Spec>>]?: ValueOf<K>;
-} & {
+export type Config = SettingsOf<typeof spec> & {
   /** MAILSVC_DATA_DIR resolved to an absolute path. */
   readonly dataDir: string;
 };
@@ -287,42 +220,15 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   cwd = process.cwd(),
 ): Config {
-  const out: Record<string, unknown> = {};
-  const problems: { key: string; message: string }[] = [];
-  const deferred: [string, (c: Record<string, unknown>) => unknown][] = [];
-  for (const [key, s] of Object.entries(spec) as [string, KeySpec<unknown>][]) {
-    const raw = env[key];
-    if (raw === undefined || raw === '') {
-      if (typeof s.default === 'function')
-        deferred.push([key, s.default as (c: Record<string, unknown>) => unknown]);
-      else if (s.default !== undefined) out[key] = s.default;
-      continue;
-    }
-    try {
-      out[key] = s.parse(raw);
-    } catch (err) {
-      if (!(err instanceof ConfigValueError)) throw err;
-      problems.push({ key, message: err.message });
-    }
-  }
+  const { values, problems } = readSettings(spec, env);
   if (problems.length > 0) throw new ConfigError(problems);
-  for (const [key, compute] of deferred) out[key] = compute(out);
-  out.dataDir = path.resolve(cwd, out.MAILSVC_DATA_DIR as string);
-  return Object.freeze(out) as Config;
+  values.dataDir = path.resolve(cwd, values.MAILSVC_DATA_DIR as string);
+  return Object.freeze(values) as Config;
 }
 
 /** docs/configuration.md, generated from the table above. */
 export function renderConfigurationDoc(): string {
-  const rows = (Object.entries(spec) as [string, KeySpec<unknown>][]).map(([key, s]) => {
-    const def =
-      s.defaultLabel ??
-      (s.default === undefined
-        ? '(unset)'
-        : typeof s.default === 'function'
-          ? '(computed)'
-          : String(s.default));
-    return `| \`${key}\` | \`${def}\` | ${s.description} |`;
-  });
+  const rows = settingsTableRows(spec);
   return [
     '# Configuration',
     '',

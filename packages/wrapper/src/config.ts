@@ -1,63 +1,20 @@
 // The only module of the wrapper that reads process.env. Every key is declared once with its
 // type, default and description; the README's settings table is checked against this table.
 import { isLoopbackName } from '@mailsvc/contract/http-node';
-import { trimTrailingSlashes } from './paths.js';
 
-type Parser<T> = (raw: string) => T;
-
-interface KeySpec<T> {
-  description: string;
-  default?: T;
-  parse: Parser<T>;
-  secret?: boolean;
-}
-
-class ConfigValueError extends Error {}
-
-const str =
-  (minLength = 1): Parser<string> =>
-  (raw) => {
-    if (raw.length < minLength) throw new ConfigValueError(`must be at least ${minLength} characters`);
-    return raw;
-  };
-
-const int =
-  (min: number, max: number): Parser<number> =>
-  (raw) => {
-    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigValueError('must be a whole number');
-    const n = Number(raw);
-    if (n < min || n > max) throw new ConfigValueError(`must be between ${min} and ${max}`);
-    return n;
-  };
-
-const bool: Parser<boolean> = (raw) => {
-  const v = raw.trim().toLowerCase();
-  if (['true', '1', 'yes'].includes(v)) return true;
-  if (['false', '0', 'no'].includes(v)) return false;
-  throw new ConfigValueError('must be true or false');
-};
-
-const httpUrl: Parser<string> = (raw) => {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new ConfigValueError('must be an absolute http(s) URL');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigValueError('must be an http(s) URL');
-  return trimTrailingSlashes(raw);
-};
-
-/** The URL may hold a password: no message repeats it. */
-const redisUrl: Parser<string> = (raw) => {
-  let u: URL | undefined;
-  try {
-    u = new URL(raw);
-  } catch {}
-  if (!u || (u.protocol !== 'redis:' && u.protocol !== 'rediss:') || u.hostname === '')
-    throw new ConfigValueError('must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379');
-  return raw;
-};
+import {
+  bool,
+  httpUrl,
+  int,
+  logLevel,
+  type Parser,
+  readSettings,
+  redisUrl,
+  type Setting,
+  type SettingsOf,
+  SettingValueError,
+  str,
+} from '@mailsvc/contract/settings';
 
 /** `security` (consume on security templates only), or true/false for every route. */
 const consumeSetting: Parser<'security' | boolean> = (raw) => {
@@ -65,7 +22,7 @@ const consumeSetting: Parser<'security' | boolean> = (raw) => {
   try {
     return bool(raw);
   } catch {
-    throw new ConfigValueError('must be security, true or false');
+    throw new SettingValueError('must be security, true or false');
   }
 };
 
@@ -84,7 +41,7 @@ export const parseLinkHosts: Parser<readonly string[]> = (raw) => {
     } catch {}
     const isHostName = host === item && /^[a-z0-9.-]+$/.test(item) && !item.includes('..');
     if (!isHostName)
-      throw new ConfigValueError(
+      throw new SettingValueError(
         `has ${item}, which is not a lowercase host name such as links.example.com (no scheme, port, path or wildcard; IDN in punycode)`,
       );
     out.push(item);
@@ -100,12 +57,12 @@ export const parseOrigins: Parser<readonly string[]> = (raw) => {
   const out: string[] = [];
   for (const item of raw.split(',').map((s) => s.trim())) {
     if (item === '') continue;
-    if (item.includes('*')) throw new ConfigValueError(`has a wildcard (${item}); list exact origins`);
+    if (item.includes('*')) throw new SettingValueError(`has a wildcard (${item}); list exact origins`);
     let u: URL;
     try {
       u = new URL(item);
     } catch {
-      throw new ConfigValueError(`has ${item}, which is not an origin such as https://app.example.com`);
+      throw new SettingValueError(`has ${item}, which is not an origin such as https://app.example.com`);
     }
     const isOriginOnly =
       (u.protocol === 'http:' || u.protocol === 'https:') &&
@@ -116,29 +73,23 @@ export const parseOrigins: Parser<readonly string[]> = (raw) => {
       u.pathname === '/' &&
       !/^[a-z]+:\/\/[^/]+\/./i.test(item);
     if (!isOriginOnly)
-      throw new ConfigValueError(`has ${item}, which is not an origin such as https://app.example.com`);
+      throw new SettingValueError(`has ${item}, which is not an origin such as https://app.example.com`);
     out.push(u.origin);
   }
   return Object.freeze([...new Set(out)]);
-};
-
-const logLevel: Parser<string> = (raw) => {
-  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-  if (!levels.includes(raw)) throw new ConfigValueError(`must be one of ${levels.join(', ')}`);
-  return raw;
 };
 
 export const wrapperSpec = {
   MAILSVC_API_KEY: {
     description:
       'Required. The core API key the wrapper sends with every request (`msk_…`). On Firebase a secret (`firebase functions:secrets:set MAILSVC_API_KEY`); never sent by callers, never in a response or a log.',
-    parse: str(8),
+    parse: str({ minLength: 8 }),
     secret: true,
   },
   MAILSVC_CORE_URL: {
     description: 'Base URL of the core API; the wrapper posts to `<url>/v1/send`.',
     default: 'http://127.0.0.1:3000',
-    parse: httpUrl,
+    parse: httpUrl({ base: true }),
   },
   MAILSVC_ALLOWED_ORIGINS: {
     description:
@@ -166,7 +117,7 @@ export const wrapperSpec = {
   MAILSVC_APP_CHECK_PROJECT_ID: {
     description:
       "Firebase project id the App Check tokens must be for. Unset: the project firebase-admin finds itself (on Firebase, the function's project; elsewhere `GOOGLE_CLOUD_PROJECT`).",
-    parse: str(1),
+    parse: str({ minLength: 1 }),
   },
   MAILSVC_ALLOW_SENDER_OVERRIDE: {
     description:
@@ -188,7 +139,7 @@ export const wrapperSpec = {
   MAILSVC_WRAPPER_HOST: {
     description: 'Interface the standalone wrapper listens on.',
     default: '127.0.0.1',
-    parse: str(1),
+    parse: str({ minLength: 1 }),
   },
   MAILSVC_WRAPPER_TIMEOUT_MS: {
     description: 'How long the wrapper waits for the core before answering 500 `send_failed`.',
@@ -224,17 +175,9 @@ export const wrapperSpec = {
     default: 'info',
     parse: logLevel,
   },
-} satisfies Record<string, KeySpec<unknown>>;
+} satisfies Record<string, Setting<unknown>>;
 
-type Spec = typeof wrapperSpec;
-type ValueOf<K extends keyof Spec> = Spec[K] extends KeySpec<infer T> ? T : never;
-type HasDefault<K extends keyof Spec> = Spec[K] extends { default: unknown } ? K : never;
-
-export type WrapperConfig = {
-  readonly [K in keyof Spec as HasDefault<K>]: ValueOf<K>;
-} & {
-  readonly [K in Exclude<keyof Spec, HasDefault<keyof Spec>>]?: ValueOf<K>;
-} & { readonly MAILSVC_API_KEY: string };
+export type WrapperConfig = SettingsOf<typeof wrapperSpec> & { readonly MAILSVC_API_KEY: string };
 
 export class WrapperConfigError extends Error {
   constructor(readonly problems: { key: string; message: string }[]) {
@@ -284,21 +227,7 @@ export function loadWrapperConfig(
   env: Record<string, string | undefined> = process.env,
   opts: { runtime?: WrapperRuntime } = {},
 ): WrapperConfig {
-  const out: Record<string, unknown> = {};
-  const problems: { key: string; message: string }[] = [];
-  for (const [key, s] of Object.entries(wrapperSpec) as [string, KeySpec<unknown>][]) {
-    const raw = env[key];
-    if (raw === undefined || raw === '') {
-      if (s.default !== undefined) out[key] = s.default;
-      continue;
-    }
-    try {
-      out[key] = s.parse(raw);
-    } catch (err) {
-      if (!(err instanceof ConfigValueError)) throw err;
-      problems.push({ key, message: err.message });
-    }
-  }
+  const { values: out, problems } = readSettings(wrapperSpec, env);
   if (out.MAILSVC_API_KEY === undefined && !problems.some((p) => p.key === 'MAILSVC_API_KEY'))
     problems.unshift({ key: 'MAILSVC_API_KEY', message: 'is required' });
   if (problems.length > 0) throw new WrapperConfigError(problems);

@@ -24,6 +24,7 @@ import {
   rateLimitHeaders,
   redisRateLimitStore,
 } from '@mailsvc/contract/rate-limit';
+import { trimTrailingSlashes } from '@mailsvc/contract/settings';
 import { getTemplate, validateTemplateData } from '@mailsvc/templates';
 import { APP_CHECK_HEADER, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
 import type { WrapperConfig } from './config.js';
@@ -34,7 +35,6 @@ import { type CoreSendBody, CoreUnreachableError, createForwarder, type Forwarde
 import { linkProblems } from './links.js';
 import { createWrapperLogger, type Logger } from './logger.js';
 import { buildOpenApi } from './openapi.js';
-import { trimTrailingSlashes } from './paths.js';
 import { routesByPath, type TemplateRoute } from './routes.js';
 
 export { BODY_LIMIT };
