@@ -21,7 +21,8 @@ export const coreErrors = {
   invalid_from_address: { status: 400, description: '`from` is not a valid address.' },
   invalid_from_name: {
     status: 400,
-    description: '`fromName` is over 120 characters or contains control characters.',
+    description:
+      '`fromName` is over 120 characters, or contains line breaks, control, bidirectional or invisible characters or an email address.',
   },
   invalid_reply_to: { status: 400, description: '`replyTo` is not a valid address.' },
   missing_api_key: { status: 401, description: 'No `Authorization: Bearer <API key>` header.' },
@@ -123,7 +124,7 @@ export type WrapperOnlyErrorCode = keyof typeof wrapperOnlyErrors;
 /** One problem of a request, as `details` lists it: a JSON Pointer into the body and a phrase. */
 export const ErrorDetail = Type.Object(
   { path: Type.String({ description: 'JSON Pointer into the request body' }), message: Type.String() },
-  { additionalProperties: false, $id: 'ErrorDetail' },
+  { additionalProperties: false },
 );
 export type ErrorDetail = Static<typeof ErrorDetail>;
 
@@ -141,6 +142,6 @@ export const ErrorBody = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false, $id: 'ErrorBody' },
+  { additionalProperties: false },
 );
 export type ErrorBody = Static<typeof ErrorBody>;

@@ -3,6 +3,7 @@
 
 export { coreErrors as errorCatalogue, type ErrorDetail } from '@mailsvc/contract/errors';
 
+import { type Operation, operations } from '@mailsvc/contract/api';
 import { type CoreErrorCode, type ErrorDetail, coreErrors as errorCatalogue } from '@mailsvc/contract/errors';
 
 export type ErrorCode = CoreErrorCode;
@@ -21,11 +22,37 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Where each code can come from besides the /v1 operations that declare it (@mailsvc/contract/api):
+ * the HTTP layer and the admin API. A test checks that every code of the catalogue has a source.
+ */
+export const OTHER_SOURCES: Partial<Record<ErrorCode, string>> = {
+  invalid_request: 'any request that is not well-formed HTTP or JSON; the admin API',
+  not_found: 'any unknown path; the admin API: an unknown record',
+  method_not_allowed: 'any known path, another method',
+  request_timeout: 'any request that does not arrive in time',
+  headers_too_large: 'any request with headers over 16 KiB',
+  payload_too_large: 'any POST over 256 KiB',
+  unsupported_media_type: 'any POST that is not JSON',
+  invalid_admin_token: 'the admin API',
+  conflict: 'the admin API',
+  service_unavailable: 'any request while the database is away; `/readyz`',
+  internal: 'any request',
+};
+
+/** The operations (by operationId) and other places that can answer a code. */
+export function sourcesOf(code: ErrorCode): string[] {
+  const ops = (Object.entries(operations) as [string, Operation][])
+    .filter(([, op]) => op.isBuilt && (op.errors ?? []).includes(code))
+    .map(([id, op]) => `\`${op.method} ${op.path}\` (${id})`);
+  return [...ops, ...(OTHER_SOURCES[code] ? [OTHER_SOURCES[code]] : [])];
+}
+
 export function renderErrorsDoc(): string {
   return [
     '# Error codes',
     '',
-    'Generated from `packages/contract/src/errors.ts` by `npm run docs`; do not edit by hand.',
+    'Generated from `packages/contract/src/errors.ts` and the operations of `packages/contract/src/api.ts` by `npm run docs`; do not edit by hand.',
     '',
     'Every error, on every endpoint, has this body and an `X-Request-Id` header:',
     '',
@@ -34,10 +61,16 @@ export function renderErrorsDoc(): string {
     '```',
     '',
     '`details` is present for validation errors; each `path` is a JSON Pointer into the request body.',
+    'The OpenAPI document (`GET /openapi.json`, [openapi.json](openapi.json)) lists, per operation,',
+    'the codes it can answer. The template-route wrapper answers the codes it shares with the core',
+    'with the same status, and four of its own (packages/wrapper/README.md).',
     '',
-    '| status | code | meaning |',
-    '|---|---|---|',
-    ...Object.entries(errorCatalogue).map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.description} |`),
+    '| status | code | meaning | answered by |',
+    '|---|---|---|---|',
+    ...Object.entries(errorCatalogue).map(
+      ([code, e]) =>
+        `| ${e.status} | \`${code}\` | ${e.description} | ${sourcesOf(code as ErrorCode).join('; ')} |`,
+    ),
     '',
   ].join('\n');
 }

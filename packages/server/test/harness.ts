@@ -85,7 +85,10 @@ export async function createHarness(
     clock,
     ...(backend === 'pglite' && { memory: { loadDataDir: new Blob([fs.readFileSync(dump)]) } }),
   });
-  const app = await buildApp(runtime.deps, { adminToken: ADMIN_TOKEN });
+  // A route answering an error code its contract does not declare fails the test file.
+  const undeclared: string[] = [];
+  const onUndeclaredError = (route: string, code: string) => undeclared.push(`${route} answered ${code}`);
+  const app = await buildApp(runtime.deps, { adminToken: ADMIN_TOKEN, onUndeclaredError });
   const replicas: FastifyInstance[] = [];
   return {
     runtime,
@@ -107,7 +110,7 @@ export async function createHarness(
           keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
           send: newSendBatchers(runtime.database, config.MAILSVC_DB_POOL_SIZE),
         },
-        {},
+        { onUndeclaredError },
       );
       replicas.push(r);
       return r;
@@ -118,6 +121,11 @@ export async function createHarness(
       await runtime.close();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (undeclared.length > 0) {
+        throw new Error(
+          `routes answered error codes their contract does not declare:\n${undeclared.join('\n')}`,
+        );
+      }
     },
   };
 }

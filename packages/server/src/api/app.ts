@@ -21,6 +21,7 @@ import { newId } from '../ids.js';
 import { addMailsvcFormats, ajvOptions } from '../validation.js';
 import { installAuth } from './auth-hook.js';
 import { collectRoutesFor405, installErrorHandling, sendError } from './errors.js';
+import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { quotaRoutes } from './routes/quota.js';
@@ -61,6 +62,37 @@ export interface AppOptions {
   adminToken?: string | undefined;
   /** Extra route groups (dev pages) registered with the same conventions. */
   extraRoutes?: ((app: FastifyInstance) => void)[];
+  /**
+   * Called when a route answers an error code its contract does not declare (tests fail on it;
+   * in production it is logged).
+   */
+  onUndeclaredError?: (route: string, code: string) => void;
+}
+
+/**
+ * Every /v1 route answers only the error codes its operation declares (@mailsvc/contract/api):
+ * the contract, the OpenAPI document and the SDK's typed errors stay true.
+ */
+function installDeclaredErrorsCheck(
+  app: FastifyInstance,
+  onUndeclared: AppOptions['onUndeclaredError'],
+): void {
+  app.addHook('onSend', async (req, reply, payload) => {
+    const declared = req.routeOptions.config?.declaredErrors;
+    if (!declared || reply.statusCode < 400 || typeof payload !== 'string') return payload;
+    let code: unknown;
+    try {
+      code = (JSON.parse(payload) as { error?: { code?: unknown } }).error?.code;
+    } catch {
+      return payload;
+    }
+    if (typeof code === 'string' && !declared.has(code as never)) {
+      const route = `${req.method} ${req.routeOptions.url}`;
+      req.log.warn({ route, code }, 'answered an error code the route does not declare');
+      onUndeclared?.(route, code);
+    }
+    return payload;
+  });
 }
 
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -154,12 +186,15 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   });
   installErrorHandling(app);
   installAuth(app, deps, opts.adminToken);
+  installDeclaredErrorsCheck(app, opts.onUndeclaredError);
   const add405s = collectRoutesFor405(app);
+  await registerOpenApi(app, deps.config.MAILSVC_PUBLIC_URL);
 
   healthRoutes(app, deps);
   quotaRoutes(app, deps);
   sendRoutes(app, deps);
   await unsubscribeRoutes(app, deps);
+  await registerOpenApiRoutes(app);
   if (opts.adminToken) adminRoutes(app, deps);
   for (const register of opts.extraRoutes ?? []) register(app);
 

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getQuota } from '../../domain/quota/get-quota.js';
 import { authOf } from '../auth-hook.js';
+import { apiRoute } from '../route.js';
 
 export function quotaRoutes(app: FastifyInstance, deps: Deps) {
-  app.get('/v1/quota', {
-    config: { auth: 'apiKey', access: ['trial', 'project', 'environment'] },
+  apiRoute(app, 'getQuota', {
+    access: ['trial', 'project', 'environment'],
     handler: async (req) => ({ ok: true, quota: await getQuota(deps, authOf(req)) }),
   });
 }

@@ -149,7 +149,7 @@ function resolveSender(
   };
 }
 
-export async function sendMessage(
+export async function sendEmail(
   deps: Deps,
   auth: AuthContext,
   input: SendInput,

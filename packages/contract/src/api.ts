@@ -1,0 +1,300 @@
+// The core API's contract: every operation of the seed (and its extensions) with one name used in
+// three places — the route (`POST /v1/send`), the use-case (`sendEmail`), the SDK method
+// (`client.emails.send()`) — and, for the operations built so far, the request and response
+// schemas and the error codes each can answer. The server registers its routes from this table,
+// @fastify/swagger turns it into the OpenAPI document, and the client is typed by it.
+// Browser-safe (TypeBox only).
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import type { CoreErrorCode } from './errors.js';
+import { IDEMPOTENCY_KEY_PATTERN } from './http.js';
+
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with milliseconds' });
+
+// ---- GET /v1/quota
+
+export const Quota = Type.Object(
+  {
+    tenantId: Type.String({ pattern: '^ten_' }),
+    projectId: Type.String({ pattern: '^prj_' }),
+    environmentId: Type.String({ pattern: '^env_' }),
+    planId: Type.String(),
+    accessStatus: Type.Union([Type.Literal('active'), Type.Literal('trialing'), Type.Literal('suspended')], {
+      description: 'billing access state (an ended trial is answered with 402 trial_expired instead)',
+    }),
+    sendingStatus: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('blocked')]),
+    period: Type.Object(
+      {
+        id: Type.String({
+          pattern: '^[0-9]{4}-[0-9]{2}$',
+          description: 'the calendar month in UTC, YYYY-MM',
+        }),
+        startsAt: Timestamp,
+        endsAt: { ...Timestamp, description: 'the start of the next month (exclusive)' },
+      },
+      { additionalProperties: false },
+    ),
+    monthly: Type.Object(
+      {
+        limit: Type.Integer({ minimum: 0 }),
+        used: Type.Integer({ minimum: 0, description: 'accepted messages of the whole tenant this month' }),
+        remaining: Type.Integer({ minimum: 0 }),
+        overageAllowed: Type.Boolean(),
+        overageEmails: Type.Integer({ minimum: 0 }),
+        status: Type.Union([Type.Literal('available'), Type.Literal('overage'), Type.Literal('exhausted')]),
+      },
+      { additionalProperties: false },
+    ),
+    environment: Type.Object(
+      { usedThisMonth: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Quota = Static<typeof Quota>;
+
+export const QuotaResponse = Type.Object(
+  { ok: Type.Literal(true), quota: Quota },
+  { additionalProperties: false },
+);
+export type QuotaResponse = Static<typeof QuotaResponse>;
+
+// ---- POST /v1/send
+
+/** Body shape only (DESIGN.md §3 step 2); from, fromName and replyTo have their own codes later. */
+export const SendRequest = Type.Object(
+  {
+    templateId: Type.String({ minLength: 1, maxLength: 100, description: 'e.g. login-code' }),
+    to: Type.String({ minLength: 1, maxLength: 320, description: 'one bare address, no display name' }),
+    data: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: "template data, checked against the template version's JSON Schema",
+      },
+    ),
+    templateVersion: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 32, description: 'default: the latest published version' }),
+    ),
+    from: Type.Optional(Type.String({ maxLength: 320, description: 'an address on the sending domain' })),
+    fromName: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        description: 'at most 120 characters; no line breaks, control, bidi or invisible characters',
+      }),
+    ),
+    replyTo: Type.Optional(Type.String({ maxLength: 320 })),
+  },
+  { additionalProperties: false },
+);
+export type SendRequest = Static<typeof SendRequest>;
+
+export const SendResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    status: Type.Literal('accepted', { description: 'accepted and queued; not yet delivered' }),
+    messageId: Type.String({ pattern: '^msg_' }),
+    idempotent: Type.Boolean({ description: 'true when this repeats an earlier accepted request' }),
+  },
+  { additionalProperties: false },
+);
+export type SendResponse = Static<typeof SendResponse>;
+
+export const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: '1–120 printable ASCII characters' }),
+  ),
+});
+
+// ---- the operations
+
+/** What every API-key route can answer before its own checks. */
+export const API_KEY_ERRORS = [
+  'invalid_request', // a malformed request (Host header, …)
+  'missing_api_key',
+  'invalid_api_key',
+  'api_key_revoked',
+  'tenant_not_found',
+  'project_not_found',
+  'environment_not_found',
+  'rate_limited',
+  'service_unavailable',
+  'internal',
+] as const satisfies readonly CoreErrorCode[];
+
+/** What every POST with a JSON body can answer about the body as such. */
+export const JSON_BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
+
+export interface Operation {
+  method: 'GET' | 'POST';
+  path: string;
+  /** The SDK method, `group.method` on the client. */
+  sdk: string;
+  summary: string;
+  /** false: named here (the name is taken) but not built yet; no route, no OpenAPI entry. */
+  isBuilt: boolean;
+  body?: TSchema;
+  headers?: TSchema;
+  response?: TSchema;
+  /** Every error code the operation can answer; a test fails on any other. */
+  errors?: readonly CoreErrorCode[];
+  /** An example request body and response, for the reference. */
+  example?: { body?: unknown; response: unknown };
+}
+
+const planned = (method: 'POST', path: string, sdk: string, summary: string): Operation => ({
+  method,
+  path,
+  sdk,
+  summary,
+  isBuilt: false,
+});
+
+/** Every operation of the core API, by operationId (= the use-case's name). */
+export const operations = {
+  getQuota: {
+    method: 'GET',
+    path: '/v1/quota',
+    sdk: 'quota.get',
+    summary: "The operational quota of the key's environment",
+    isBuilt: true,
+    response: QuotaResponse,
+    errors: [...API_KEY_ERRORS, 'trial_expired', 'project_inactive', 'environment_inactive'],
+    example: {
+      response: {
+        ok: true,
+        quota: {
+          tenantId: 'ten_01M81C1XJB1VHQ67YATMSMP7K4',
+          projectId: 'prj_01M81C1XJBK8H34T187GBDP8V9',
+          environmentId: 'env_01M81C1XJB2NNCEJ58HV846MWZ',
+          planId: 'starter',
+          accessStatus: 'active',
+          sendingStatus: 'active',
+          period: { id: '2026-11', startsAt: '2026-11-01T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' },
+          monthly: {
+            limit: 10000,
+            used: 1250,
+            remaining: 8750,
+            overageAllowed: false,
+            overageEmails: 0,
+            status: 'available',
+          },
+          environment: { usedThisMonth: 1250 },
+        },
+      },
+    },
+  },
+  sendEmail: {
+    method: 'POST',
+    path: '/v1/send',
+    sdk: 'emails.send',
+    summary: 'Queue one templated email',
+    isBuilt: true,
+    body: SendRequest,
+    headers: IdempotencyKeyHeader,
+    response: SendResponse,
+    errors: [
+      ...API_KEY_ERRORS,
+      ...JSON_BODY_ERRORS,
+      'trial_expired',
+      'project_inactive',
+      'environment_inactive',
+      'idempotency_key_reused',
+      'template_not_found',
+      'template_version_not_found',
+      'invalid_template_data',
+      'invalid_from_address',
+      'invalid_from_name',
+      'invalid_reply_to',
+      'sending_domain_not_ready',
+      'from_domain_not_allowed',
+      'app_paused',
+      'app_blocked',
+      'recipient_complained',
+      'recipient_unsubscribed',
+      'recipient_suppressed',
+      'monthly_quota_exceeded',
+    ],
+    example: {
+      body: { templateId: 'login-code', to: 'jane@example.com', data: { code: '482913' } },
+      response: {
+        ok: true,
+        status: 'accepted',
+        messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5',
+        idempotent: false,
+      },
+    },
+  },
+  getRecipientStatus: planned(
+    'POST',
+    '/v1/recipients/status',
+    'recipients.status',
+    'A recipient’s state and recent messages',
+  ),
+  resubscribeRecipient: planned(
+    'POST',
+    '/v1/recipients/resubscribe',
+    'recipients.resubscribe',
+    'Clear a recipient’s notification unsubscribe after an explicit opt-in',
+  ),
+  getMessage: planned(
+    'POST',
+    '/v1/messages/get',
+    'messages.get',
+    'One message’s metadata and event timeline',
+  ),
+  upsertContact: planned('POST', '/v1/contacts/upsert', 'contacts.upsert', 'Create or update a contact'),
+  upsertContacts: planned(
+    'POST',
+    '/v1/contacts/upsert-many',
+    'contacts.upsertMany',
+    'Create or update up to 1,000 contacts',
+  ),
+  getContact: planned('POST', '/v1/contacts/get', 'contacts.get', 'One contact by id or email'),
+  listContacts: planned('POST', '/v1/contacts/list', 'contacts.list', 'Contacts, searched and filtered'),
+  upsertGroup: planned(
+    'POST',
+    '/v1/contacts/groups/upsert',
+    'contacts.groups.upsert',
+    'Create or rename a group',
+  ),
+  listGroups: planned(
+    'POST',
+    '/v1/contacts/groups/list',
+    'contacts.groups.list',
+    'Every group of the tenant',
+  ),
+  deleteGroup: planned(
+    'POST',
+    '/v1/contacts/groups/delete',
+    'contacts.groups.delete',
+    'Delete a group (never its contacts)',
+  ),
+  addContactsToGroup: planned(
+    'POST',
+    '/v1/contacts/groups/add',
+    'contacts.groups.add',
+    'Add contacts to a group',
+  ),
+  removeContactsFromGroup: planned(
+    'POST',
+    '/v1/contacts/groups/remove',
+    'contacts.groups.remove',
+    'Remove contacts from a group',
+  ),
+  sendToContacts: planned(
+    'POST',
+    '/v1/contacts/send',
+    'contacts.send',
+    'Queue a template send to contacts or a group',
+  ),
+  previewSendToContacts: planned(
+    'POST',
+    '/v1/contacts/send/dry-run',
+    'contacts.sendDryRun',
+    'Count who a contacts send would reach, without queueing',
+  ),
+  getBulkSend: planned('POST', '/v1/contacts/send/get', 'contacts.getSend', 'A bulk send’s progress'),
+} as const satisfies Record<string, Operation>;
+
+export type OperationId = keyof typeof operations;
