@@ -22,7 +22,7 @@ export const SIGNED_HEADERS = [
   'Content-Transfer-Encoding',
   'List-Unsubscribe',
   'List-Unsubscribe-Post',
-  'X-Mailsvc-Message-Id',
+  'X-Mailsvc-Message-ID',
 ].join(':');
 
 export interface DkimKey {

@@ -23,7 +23,7 @@ export function messageIdHeader(messageId: string, sendingDomain: string): strin
 }
 
 export function buildMime(input: MimeInput): Promise<Buffer> {
-  const headers: Record<string, string> = { 'X-Mailsvc-Message-Id': input.messageId };
+  const headers: Record<string, string> = { 'X-Mailsvc-Message-ID': input.messageId };
   if (input.unsubscribeUrl) {
     headers['List-Unsubscribe'] = `<${input.unsubscribeUrl}>`;
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';

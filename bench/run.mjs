@@ -1,0 +1,24 @@
+// npm run bench [name…]: runs the benchmarks (each measures its own baseline in the same run;
+// figures go to bench/RESULTS.md by hand). With no name, all of them, one after another.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const BENCHES = {
+  render: 'template rendering, validate + render per second (one core)',
+  accept: 'POST /v1/send against PostgreSQL vs a one-INSERT baseline, and p99 at 1,000/s',
+  delivery: 'worker → SMTP sink vs raw nodemailer; pick-up latency',
+};
+const names = process.argv.slice(2);
+for (const name of names) {
+  if (!(name in BENCHES)) {
+    console.error(`unknown benchmark ${name}; choose from ${Object.keys(BENCHES).join(', ')}`);
+    process.exit(2);
+  }
+}
+for (const name of names.length > 0 ? names : Object.keys(BENCHES)) {
+  console.log(`\n== bench/${name}.ts: ${BENCHES[name]} ==`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
