@@ -19,6 +19,8 @@ for (const name of names) {
 }
 for (const name of names.length > 0 ? names : Object.keys(BENCHES)) {
   console.log(`\n== bench/${name}.ts: ${BENCHES[name]} ==`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -159,6 +159,12 @@ export async function registerOpenApiRoutes(app: FastifyInstance): Promise<void>
         withDefaultFonts: false,
         hideClientButton: true,
         telemetry: false,
+        // Scalar's hosted features (AI chat, MCP, sharing, deploy) call its servers: off.
+        showDeveloperTools: 'never',
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        // Requests from the page's own client go straight to this server, never through a proxy.
+        proxyUrl: '',
       } as never,
     });
   });
