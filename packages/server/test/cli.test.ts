@@ -111,6 +111,28 @@ describe('mailsvc admin', () => {
     expect(r.stdout).not.toContain('is running');
   });
 
+  it('prints the version of package.json for --version and -v and exits 0', async () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const read = (file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+    // The root package's version; while it declares none, the server package's (which has the bin).
+    const version = read('package.json').version ?? read('packages/server/package.json').version;
+    for (const flag of ['--version', '-v']) {
+      const r = await run([flag], baseEnv(dataDir));
+      expect(r.code, flag).toBe(0);
+      expect(r.stdout, flag).toBe(`mailsvc ${version}\n`);
+      expect(r.stderr, flag).toBe('');
+    }
+  });
+
+  it('prints the templates usage for templates --help and -h and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await run(['templates', flag], baseEnv(dataDir));
+      expect(r.code, flag).toBe(0);
+      expect(r.stdout, flag).toContain('Usage: mailsvc templates');
+      expect(r.stderr, flag).toBe('');
+    }
+  });
+
   it('stops quietly when its output is cut short (mailsvc templates list | head -1)', async () => {
     const r = await new Promise<Result>((resolve, reject) => {
       const child = spawn(
@@ -270,6 +292,63 @@ describe.runIf(backend === 'pglite')('embedded database held by mailsvc start', 
   });
 });
 
+describe('mailsvc admin exit codes and refusals', () => {
+  const env = () => baseEnv(heldDir ?? dataDir);
+  const unknownId = (prefix: string) => `${prefix}_${'0'.repeat(26)}`;
+
+  it('exits 2 for input the schema or the use-case refuses and 1 for an unknown record or a duplicate', async () => {
+    const planId = `exit-${Date.now()}`;
+    const plan = [
+      'admin',
+      'plans',
+      'create',
+      '--id',
+      planId,
+      '--monthly-limit',
+      '1',
+      '--overage-allowed',
+      'true',
+    ];
+    expect((await run(plan, env())).code).toBe(0);
+    for (const [args, code] of [
+      [['admin', 'domains', 'add', '--domain', 'not a domain', '--tenant', unknownId('ten')], 2],
+      [['admin', 'plans', 'update', '--id', planId, '--rate-limit-per-second', '-1'], 2],
+      [
+        [
+          'admin',
+          'plans',
+          'update',
+          '--id',
+          planId,
+          '--rate-limit-per-second',
+          '500',
+          '--rate-limit-burst',
+          '10',
+        ],
+        2,
+      ],
+      [['admin', 'tenants', 'update', unknownId('ten'), '--name', 'x'], 1],
+      [plan, 1],
+    ] as const) {
+      const r = await run([...args], env());
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('states a domains add refusal once, in terms of its arguments', async () => {
+    const none = await run(['admin', 'domains', 'add', '--domain', 'mail.example.com'], env());
+    expect(none.code).toBe(2);
+    expect(none.stderr.match(/exactly one/gi), none.stderr).toHaveLength(1);
+    const bad = await run(
+      ['admin', 'domains', 'add', '--domain', 'not a domain', '--tenant', unknownId('ten')],
+      env(),
+    );
+    expect(bad.stderr.trim()).toBe('mailsvc admin: --domain: must be a domain such as mail.example.com');
+  });
+});
+
 describe('mailsvc admin, whole set-up', () => {
   it('runs a whole tenant set-up from the command line (forwarded to the running server on PGlite)', async () => {
     const env = baseEnv(heldDir ?? dataDir);
@@ -332,6 +411,12 @@ describe('mailsvc admin, whole set-up', () => {
     await json(['admin', 'domains', 'add', '--domain', domain, '--project', project.id]);
     const set = await json(['admin', 'domains', 'set-status', domain, 'verified']);
     expect(set.domain).toMatchObject({ domain, scope: 'project', status: 'verified' });
+    const tenants = await json(['admin', 'tenants', 'list']);
+    expect(tenants.tenants.map((t: { id: string }) => t.id)).toContain(tenant.id);
+    const projects = await json(['admin', 'projects', 'list', '--tenant', tenant.id]);
+    expect(projects.projects).toEqual([project]);
+    const environments = await json(['admin', 'environments', 'list', '--project', project.id]);
+    expect(environments.environments).toEqual([paused.environment]);
     const deleted = await json(['admin', 'tenants', 'delete', tenant.id]);
     expect(deleted.tenant.deletedAt).not.toBeNull();
     const missing = await run(['admin', 'tenants', 'update', tenant.id, '--name', 'x'], env);

@@ -383,18 +383,24 @@ function adminBase(name: string): Record<string, unknown> {
       return { id: sac.tenantId, name: 'Hostile Tenant' };
     case 'tenants.delete':
       return { id: unknownId('ten') };
+    case 'tenants.list':
+      return { includeDeleted: true };
     case 'projects.create':
       return { tenant: sac.tenantId, name: 'Hostile Project' };
     case 'projects.update':
       return { id: sac.projectId, name: 'Hostile Project' };
     case 'projects.delete':
       return { id: unknownId('prj') };
+    case 'projects.list':
+      return { tenant: sac.tenantId };
     case 'environments.create':
       return { project: sac.projectId, name: 'staging' };
     case 'environments.update':
       return { id: sac.environmentId, name: 'staging' };
     case 'environments.delete':
       return { id: unknownId('env') };
+    case 'environments.list':
+      return { project: sac.projectId };
     case 'keys.create':
       return { environment: sac.environmentId };
     case 'keys.revoke':

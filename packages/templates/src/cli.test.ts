@@ -55,6 +55,16 @@ describe('mailsvc templates', () => {
     }
   });
 
+  it('prints the usage on stdout and exits 0 for --help and -h, alone or after a subcommand', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['list', '--help'], ['render', '-h']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stderr, args.join(' ')).toBe('');
+      expect(r.stdout, args.join(' ')).toContain('Usage: mailsvc templates');
+      expect(r.stdout, args.join(' ')).toContain('render ID [--version V] --data FILE --out DIR');
+    }
+  });
+
   it('exits 1 for an unknown template', async () => {
     expect((await run(['show', 'nope'])).code).toBe(1);
   });

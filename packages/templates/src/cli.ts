@@ -21,8 +21,23 @@ interface Io {
 const USAGE =
   'usage: mailsvc templates list [--json] | show ID [--version V] [--json] | render ID [--version V] --data FILE --out DIR';
 
+const HELP = `Usage: mailsvc templates <command>
+
+  list [--json]
+      every template: id, category, route and versions
+  show ID [--version V] [--json]
+      a template's fields, required fields and the JSON Schema of its data
+  render ID [--version V] --data FILE --out DIR
+      renders the data in FILE (JSON) to DIR/ID.html, DIR/ID.txt and DIR/subject.txt
+
+--version V names a version, drafts included; without it, the latest published one.`;
+
 export async function runTemplatesCommand(args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'help' || sub === '--help' || sub === '-h') {
+    io.stdout(HELP);
+    return 0;
+  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -33,6 +48,7 @@ export async function runTemplatesCommand(args: string[], io: Io): Promise<numbe
         version: { type: 'string' },
         data: { type: 'string' },
         out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
@@ -40,6 +56,10 @@ export async function runTemplatesCommand(args: string[], io: Io): Promise<numbe
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(HELP);
+    return 0;
+  }
   const version = typeof values.version === 'string' ? values.version : undefined;
   try {
     switch (sub) {

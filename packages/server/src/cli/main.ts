@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ConfigError } from '../config.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { StartupError } from '../startup-error.js';
@@ -17,10 +18,25 @@ Commands:
                         plans, tenants, projects, environments, keys, domains, usage, bootstrap
                         (mailsvc admin --help lists them)
   templates list|show|render
-                        the template catalogue
-  docs                  regenerate docs/configuration.md and docs/errors.md
+                        the template catalogue (mailsvc templates --help)
+  docs                  regenerate docs/configuration.md, docs/errors.md and docs/openapi.json
+  --version, -v         print the version
 
 Configuration comes from environment variables: see docs/configuration.md.`;
+
+/**
+ * The version of the repository's package.json; while the root declares none, that of
+ * @mailsvc/server, the package that carries the bin (the workspaces move in lockstep).
+ */
+export function mailsvcVersion(): string {
+  for (const file of ['../../../../package.json', '../../package.json']) {
+    const { version } = JSON.parse(fs.readFileSync(new URL(file, import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    if (version) return version;
+  }
+  return 'unknown';
+}
 
 export interface Io {
   stdout: (s: string) => void;
@@ -60,6 +76,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await (await import('./templates.js')).runTemplates(rest, io);
       case 'docs':
         return await (await import('./docs.js')).runDocs(rest, io);
+      case '--version':
+      case '-v':
+        io.stdout(`mailsvc ${mailsvcVersion()}`);
+        return 0;
       case undefined:
       case 'help':
       case '--help':

@@ -35,6 +35,12 @@ import {
   deleteEnvironment,
   deleteProject,
   deleteTenant,
+  ListEnvironmentsInput,
+  ListProjectsInput,
+  ListTenantsInput,
+  listEnvironments,
+  listProjects,
+  listTenants,
   UpdateEnvironmentInput,
   UpdatePlanInput,
   UpdateProjectInput,
@@ -52,6 +58,8 @@ export interface AdminCommand<S extends TObject = TObject> {
   input: S;
   /** Input properties given as positional CLI arguments, in order. */
   positional?: (keyof Static<S> & string)[];
+  /** Boolean input properties given as bare CLI flags (`--include-deleted`), true when present. */
+  switches?: (keyof Static<S> & string)[];
   run(deps: AdminUseCaseDeps, input: Static<S>, actor: string): Promise<Record<string, unknown>>;
 }
 
@@ -88,6 +96,12 @@ export const adminCommands: Record<string, AdminCommand> = {
     positional: ['id'],
     run: deleteTenant,
   }),
+  'tenants.list': command({
+    summary: 'List the tenants, oldest first (deleted ones too with --include-deleted)',
+    input: ListTenantsInput,
+    switches: ['includeDeleted'],
+    run: listTenants,
+  }),
   'projects.create': command({ summary: 'Create a project', input: CreateProjectInput, run: createProject }),
   'projects.update': command({
     summary: 'Change a project',
@@ -100,6 +114,11 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: DeleteProjectInput,
     positional: ['id'],
     run: deleteProject,
+  }),
+  'projects.list': command({
+    summary: "List a tenant's projects, oldest first",
+    input: ListProjectsInput,
+    run: listProjects,
   }),
   'environments.create': command({
     summary: 'Create an environment',
@@ -117,6 +136,11 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: DeleteEnvironmentInput,
     positional: ['id'],
     run: deleteEnvironment,
+  }),
+  'environments.list': command({
+    summary: "List a project's environments, oldest first",
+    input: ListEnvironmentsInput,
+    run: listEnvironments,
   }),
   'keys.create': command({
     summary: 'Create an API key (printed once)',

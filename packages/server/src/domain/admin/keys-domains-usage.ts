@@ -9,7 +9,7 @@ import { generateApiKey } from '../keys/api-key.js';
 import { monthlyStatus } from '../quota/get-quota.js';
 import { usagePeriod } from '../quota/period.js';
 import { domainRecord, keyRecord } from './records.js';
-import { IdOf, Strict } from './schemas.js';
+import { IdOf, Month, Strict } from './schemas.js';
 import { type AdminDeps, requireEnvironment, requireProject, requireTenant } from './tenancy.js';
 
 // ---- keys
@@ -102,7 +102,7 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
   ])) {
     if (domain === reserved || domain.endsWith(`.${reserved}`)) {
       throw new ApiError('invalid_request', `${domain} belongs to the service and cannot be registered.`, [
-        { path: '/domain', message: `must not be ${reserved} or one of its subdomains` },
+        { path: '/domain', message: `must not be ${reserved} or one of its subdomains (the service's own)` },
       ]);
     }
   }
@@ -222,7 +222,7 @@ export async function listDomains(deps: AdminDeps, input: Static<typeof ListDoma
 
 export const ShowUsageInput = Strict({
   tenant: IdOf('ten'),
-  period: Type.Optional(Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' })),
+  period: Type.Optional(Month),
 });
 export async function showUsage(deps: AdminDeps, input: Static<typeof ShowUsageInput>) {
   const tenant = await requireTenant(deps.db, input.tenant);

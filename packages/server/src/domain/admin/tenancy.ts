@@ -10,7 +10,16 @@ import type { Deps } from '../deps.js';
 import { checkDisplayName, parseEmail } from '../email.js';
 import { parseTimestamp } from '../timestamp.js';
 import { environmentRecord, planRecord, projectRecord, tenantRecord } from './records.js';
-import { IdOf, Name, PlanId, SenderSettingsInput, Strict, Timestamp } from './schemas.js';
+import {
+  type AdminIdPrefix,
+  IdOf,
+  Name,
+  OptionalEmail,
+  PlanId,
+  SenderSettingsInput,
+  Strict,
+  Timestamp,
+} from './schemas.js';
 
 export type AdminDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
 
@@ -100,7 +109,7 @@ const burstBelowRate = (perSecond?: number) =>
   new ApiError('invalid_request', 'The burst must be at least the rate per second.', [
     {
       path: '/rateLimitBurst',
-      message: `must be at least rateLimitPerSecond${perSecond === undefined ? '' : ` (${perSecond})`}`,
+      message: `must be at least the rate per second${perSecond === undefined ? '' : ` (${perSecond})`}`,
     },
   ]);
 
@@ -245,7 +254,7 @@ export async function updateTenant(deps: AdminDeps, input: Static<typeof UpdateT
   return { tenant: tenantRecord(tenant) };
 }
 
-export const DeleteInput = (prefix: string) => Strict({ id: IdOf(prefix) });
+export const DeleteInput = (prefix: AdminIdPrefix) => Strict({ id: IdOf(prefix) });
 export const DeleteTenantInput = DeleteInput('ten');
 export async function deleteTenant(deps: AdminDeps, input: { id: string }, actor: string) {
   await requireTenant(deps.db, input.id);
@@ -264,14 +273,21 @@ export async function deleteTenant(deps: AdminDeps, input: { id: string }, actor
   return { tenant: tenantRecord(tenant) };
 }
 
+export const ListTenantsInput = Strict({
+  includeDeleted: Type.Optional(Type.Boolean({ description: 'also the deleted tenants' })),
+});
+export async function listTenants(deps: AdminDeps, input: Static<typeof ListTenantsInput>) {
+  let q = deps.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id');
+  if (!input.includeDeleted) q = q.where('deleted_at', 'is', null);
+  return { tenants: (await q.execute()).map(tenantRecord) };
+}
+
 // ---- projects
 
 const ProjectSettings = {
   ...SenderSettingsInput,
   displayName: Type.Optional(Type.String({ maxLength: 120 })),
-  supportEmail: Type.Optional(
-    Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')]),
-  ),
+  supportEmail: Type.Optional(OptionalEmail),
 };
 
 function projectColumns(input: {
@@ -405,6 +421,20 @@ export async function deleteProject(deps: AdminDeps, input: { id: string }, acto
   return { project: projectRecord(project) };
 }
 
+export const ListProjectsInput = Strict({ tenant: IdOf('ten') });
+export async function listProjects(deps: AdminDeps, input: Static<typeof ListProjectsInput>) {
+  await requireTenant(deps.db, input.tenant);
+  const rows = await deps.db
+    .selectFrom('projects')
+    .selectAll()
+    .where('tenant_id', '=', input.tenant)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return { projects: rows.map(projectRecord) };
+}
+
 // ---- environments
 
 export const CreateEnvironmentInput = Strict({ project: IdOf('prj'), name: Name, ...SenderSettingsInput });
@@ -510,4 +540,18 @@ export async function deleteEnvironment(deps: AdminDeps, input: { id: string }, 
     now,
   );
   return { environment: environmentRecord(environment) };
+}
+
+export const ListEnvironmentsInput = Strict({ project: IdOf('prj') });
+export async function listEnvironments(deps: AdminDeps, input: Static<typeof ListEnvironmentsInput>) {
+  await requireProject(deps.db, input.project);
+  const rows = await deps.db
+    .selectFrom('environments')
+    .selectAll()
+    .where('project_id', '=', input.project)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return { environments: rows.map(environmentRecord) };
 }
