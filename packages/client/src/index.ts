@@ -1,0 +1,29 @@
+// @mailsvc/client: the typed SDK of the mailsvc core API and of the template-route wrapper.
+export { Mailsvc, type MailsvcOptions, type SendOptions } from './core.js';
+export {
+  type ClientErrorCode,
+  isMailsvcError,
+  MailsvcError,
+  type MailsvcErrorCode,
+} from './errors.js';
+export type {
+  CoreErrorCode,
+  CoreErrorStatus,
+  ErrorDetail,
+  GetQuotaResult,
+  OperationErrorCode,
+  OperationId,
+  SendEmailBody,
+  SendEmailResult,
+  WrapperOnlyErrorCode,
+  WrapperOnlyErrorStatus,
+} from './generated/core.js';
+export type * from './generated/wrapper.js';
+export type { CallOptions, ClientOptions, RetryEvent } from './transport.js';
+export {
+  MailsvcWrapper,
+  type MailsvcWrapperOptions,
+  type WrapperMethod,
+  type WrapperRoutes,
+  type WrapperSendInput,
+} from './wrapper.js';

@@ -1,0 +1,78 @@
+// The wrapper client: one method per template route, `/auth/login-code` → wrapper.auth.loginCode(),
+// with that template's `data` type, so a missing required field fails to compile.
+import type { SendEmailResult } from './generated/core.js';
+import { type WrapperRouteData, wrapperRoutePaths } from './generated/wrapper.js';
+import { type CallOptions, type ClientOptions, newIdempotencyKey, Transport } from './transport.js';
+
+/** The wrapper's request envelope (seed: template-route wrapper §2). */
+export interface WrapperSendInput<Data> {
+  /** The recipient, one bare address. */
+  to: string;
+  /** The template's data; its type is the template's default version (v1). */
+  data: Data;
+  /** Default v1. */
+  templateVersion?: string;
+  /** Refused unless the wrapper runs with MAILSVC_ALLOW_SENDER_OVERRIDE=true. */
+  from?: string;
+  fromName?: string;
+  replyTo?: string;
+  /** Made by the client when absent, so its retries never send twice. */
+  idempotencyKey?: string;
+}
+
+export type WrapperMethod<Data> = (
+  input: WrapperSendInput<Data>,
+  options?: CallOptions,
+) => Promise<SendEmailResult>;
+
+/** `wrapper.<group>.<route>()` for every route. */
+export type WrapperRoutes = {
+  readonly [G in keyof WrapperRouteData]: {
+    readonly [M in keyof WrapperRouteData[G]]: WrapperMethod<WrapperRouteData[G][M]>;
+  };
+};
+
+export interface MailsvcWrapperOptions extends ClientOptions {
+  /**
+   * The Firebase App Check token, sent as `X-Firebase-AppCheck` when the wrapper requires it.
+   * Give a function to be asked before every attempt: with replay protection on, a retry
+   * needs a token of its own (e.g. `() => getLimitedUseToken(appCheck).then((t) => t.token)`).
+   */
+  appCheckToken?: string | (() => string | Promise<string>);
+}
+
+const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+class WrapperClient {
+  private readonly transport: Transport;
+
+  constructor(options: MailsvcWrapperOptions) {
+    this.transport = new Transport(options);
+    const { appCheckToken } = options;
+    const headers = async (): Promise<Record<string, string>> => {
+      if (appCheckToken === undefined) return {};
+      const token = typeof appCheckToken === 'function' ? await appCheckToken() : appCheckToken;
+      return { 'x-firebase-appcheck': token };
+    };
+    const groups: Record<string, Record<string, WrapperMethod<unknown>>> = {};
+    for (const path of wrapperRoutePaths) {
+      const [, group, name] = path.split('/') as [string, string, string];
+      groups[group] ??= {};
+      groups[group][camel(name)] = (input, opts = {}) =>
+        this.transport.request<SendEmailResult>({
+          method: 'POST',
+          path,
+          body: { ...input, idempotencyKey: input.idempotencyKey ?? newIdempotencyKey() },
+          headers,
+          signal: opts.signal,
+        });
+    }
+    Object.assign(this, groups);
+  }
+}
+
+/** The wrapper client: `new MailsvcWrapper({ baseUrl }).auth.loginCode({ to, data: { code } })`. */
+export type MailsvcWrapper = WrapperClient & WrapperRoutes;
+export const MailsvcWrapper = WrapperClient as unknown as new (
+  options: MailsvcWrapperOptions,
+) => MailsvcWrapper;

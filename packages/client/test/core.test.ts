@@ -1,0 +1,346 @@
+// @mailsvc/client against the real core API (listening on a port, on the suite's backend):
+// sends, replays, every class of error typed, and retries that never send twice.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backend, createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
+import { startTcpProxy, type TcpProxy } from '../../server/test/tcp-proxy.js';
+import { isMailsvcError, Mailsvc, MailsvcError, type RetryEvent } from '../src/index.js';
+import { type HttpFaultProxy, startHttpFaultProxy } from './http-fault-proxy.js';
+
+let h: Harness;
+let s: Scope;
+let url: string;
+
+async function listen(server: { listen(o: { port: number; host: string }): Promise<unknown> } & object) {
+  await server.listen({ port: 0, host: '127.0.0.1' });
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  s = await seedScope(h);
+  await listen(h.app);
+  url = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => h.close());
+
+const messagesTo = (to: string) =>
+  h.runtime.deps.db.selectFrom('messages').select(['id', 'template_id']).where('to_email', '=', to).execute();
+
+/** The error a call rejects with (the test fails if it resolves). */
+async function failure(p: Promise<unknown>): Promise<MailsvcError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(MailsvcError);
+    return err as MailsvcError;
+  }
+  throw new Error('the call succeeded');
+}
+
+describe('Mailsvc against the core API', () => {
+  it('sends a templated email: accepted, one message stored for the recipient', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const result = await client.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-send@example.com',
+      data: { code: '482913' },
+    });
+    expect(result).toEqual({
+      ok: true,
+      status: 'accepted',
+      messageId: expect.stringMatching(/^msg_/),
+      idempotent: false,
+    });
+    const rows = await messagesTo('sdk-send@example.com');
+    expect(rows).toEqual([{ id: result.messageId, template_id: 'login-code' }]);
+  });
+
+  it('replays a send with the same idempotency key: same messageId, idempotent true, one message', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: `${url}//` });
+    const body = { templateId: 'login-code', to: 'sdk-replay@example.com', data: { code: '111222' } };
+    const first = await client.emails.send(body, { idempotencyKey: 'sdk-replay-1' });
+    const again = await client.emails.send(body, { idempotencyKey: 'sdk-replay-1' });
+    expect(again).toEqual({ ...first, idempotent: true });
+    expect(await messagesTo('sdk-replay@example.com')).toHaveLength(1);
+  });
+
+  it('gives two calls without a key two messages (each call makes its own key)', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const body = { templateId: 'login-code', to: 'sdk-twice@example.com', data: { code: '333444' } };
+    const a = await client.emails.send(body);
+    const b = await client.emails.send(body);
+    expect(a.messageId).not.toBe(b.messageId);
+    expect(await messagesTo('sdk-twice@example.com')).toHaveLength(2);
+  });
+
+  it("reads the key's quota", async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const { quota } = await client.quota.get();
+    expect(quota).toMatchObject({
+      tenantId: s.tenantId,
+      projectId: s.projectId,
+      environmentId: s.environmentId,
+      planId: s.planId,
+      monthly: { limit: 1000, overageAllowed: false },
+    });
+  });
+});
+
+describe('typed errors: every class of answer becomes a MailsvcError with code, status, requestId, details', () => {
+  const send = (client: Mailsvc, body: Record<string, unknown> = {}, idempotencyKey?: string) =>
+    client.emails.send(
+      { templateId: 'login-code', to: 'sdk-errors@example.com', data: { code: '123456' }, ...body },
+      idempotencyKey === undefined ? {} : { idempotencyKey },
+    );
+
+  it('400 invalid_request with the path of each problem', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const err = await failure(send(client, { to: 42 } as never));
+    expect(err).toMatchObject({ code: 'invalid_request', status: 400, attempts: 1 });
+    expect(err.requestId).toMatch(/^req_[0-9A-Z]{26}$/);
+    expect(err.details.map((d) => d.path)).toContain('/to');
+  });
+
+  it('400 invalid_template_data naming the template field, narrowable by code', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const err = await failure(send(client, { data: {} }));
+    expect(err.is('invalid_template_data')).toBe(true);
+    expect(isMailsvcError(err, 'invalid_template_data', 'invalid_request')).toBe(true);
+    expect(isMailsvcError(err, 'rate_limited')).toBe(false);
+    expect(err.status).toBe(400);
+    expect(err.details.some((d) => d.path.endsWith('/code'))).toBe(true);
+  });
+
+  it('401 invalid_api_key for a wrong key, with no retry', async () => {
+    const retries: RetryEvent[] = [];
+    const client = new Mailsvc({
+      apiKey: `msk_${s.keyId.slice(4)}_wrong-secret`,
+      baseUrl: url,
+      onRetry: (e) => retries.push(e),
+    });
+    const err = await failure(client.quota.get());
+    expect(err).toMatchObject({ code: 'invalid_api_key', status: 401, attempts: 1 });
+    expect(retries).toEqual([]);
+  });
+
+  it('402 trial_expired and 403 api_key_revoked', async () => {
+    const expired = await seedScope(h, { trialEndsAt: '2026-01-01T00:00:00Z' });
+    const err = await failure(send(new Mailsvc({ apiKey: expired.apiKey, baseUrl: url })));
+    expect(err).toMatchObject({ code: 'trial_expired', status: 402 });
+    const revoked = await seedScope(h);
+    await h.admin('keys.revoke', { id: revoked.keyId });
+    const err2 = await failure(new Mailsvc({ apiKey: revoked.apiKey, baseUrl: url }).quota.get());
+    expect(err2).toMatchObject({ code: 'api_key_revoked', status: 403 });
+  });
+
+  it('404 template_not_found and 409 idempotency_key_reused', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    expect(await failure(send(client, { templateId: 'no-such-template' }))).toMatchObject({
+      code: 'template_not_found',
+      status: 404,
+    });
+    await send(client, {}, 'sdk-reused');
+    expect(await failure(send(client, { data: { code: '999999' } }, 'sdk-reused'))).toMatchObject({
+      code: 'idempotency_key_reused',
+      status: 409,
+    });
+  });
+
+  it('network_error (status 0) when nothing listens, after the configured retries', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const retries: RetryEvent[] = [];
+    const client = new Mailsvc({
+      apiKey: s.apiKey,
+      baseUrl: `http://127.0.0.1:${port}`,
+      maxRetries: 1,
+      onRetry: (e) => retries.push(e),
+    });
+    const err = await failure(client.quota.get());
+    expect(err).toMatchObject({ code: 'network_error', status: 0, attempts: 2, requestId: undefined });
+    expect(err.message).toContain('ECONNREFUSED');
+    expect(retries.map((r) => r.error.code)).toEqual(['network_error']);
+  });
+
+  it('timeout (status 0) when the answer does not come in time, and invalid_response for a non-API answer', async () => {
+    const slow = http.createServer((req, res) => {
+      if (req.url === '/v1/quota') return; // never answers
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>Bad gateway</html>');
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    try {
+      const timeout = await failure(
+        new Mailsvc({ apiKey: s.apiKey, baseUrl: base, timeoutMs: 200, maxRetries: 0 }).quota.get(),
+      );
+      expect(timeout).toMatchObject({ code: 'timeout', status: 0 });
+      const html = await failure(
+        new Mailsvc({ apiKey: s.apiKey, baseUrl: base, maxRetries: 0 }).emails.send({
+          templateId: 'login-code',
+          to: 'x@example.com',
+          data: { code: '1' },
+        }),
+      );
+      expect(html).toMatchObject({ code: 'invalid_response', status: 502 });
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
+  });
+
+  it('rejects with the caller’s abort reason and does not retry', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const controller = new AbortController();
+    controller.abort(new Error('stopped by the caller'));
+    await expect(client.quota.get({ signal: controller.signal })).rejects.toThrow('stopped by the caller');
+  });
+
+  it('refuses a client without an API key or with a base URL that is not http(s)', () => {
+    expect(() => new Mailsvc({ apiKey: '', baseUrl: url })).toThrow(/apiKey is required/);
+    expect(() => new Mailsvc({ apiKey: s.apiKey, baseUrl: 'localhost:3000' })).toThrow(/baseUrl/);
+  });
+});
+
+describe('retries never send twice', () => {
+  let proxy: HttpFaultProxy;
+  beforeAll(async () => {
+    proxy = await startHttpFaultProxy(url);
+  });
+  afterAll(() => proxy.close());
+
+  it('retries a 503 after Retry-After with the same Idempotency-Key: one message', async () => {
+    const retries: RetryEvent[] = [];
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: proxy.url, onRetry: (e) => retries.push(e) });
+    proxy.seen.length = 0;
+    proxy.plan('unavailable');
+    const result = await client.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-503@example.com',
+      data: { code: '503503' },
+    });
+    expect(result.idempotent).toBe(false);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.error).toMatchObject({ code: 'service_unavailable', status: 503, retryAfter: 1 });
+    expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(1000);
+    expect(proxy.seen.map((r) => r.fault)).toEqual(['unavailable', 'pass']);
+    expect(proxy.seen[0]!.idempotencyKey).toBeDefined();
+    expect(proxy.seen[1]!.idempotencyKey).toBe(proxy.seen[0]!.idempotencyKey);
+    expect(await messagesTo('sdk-503@example.com')).toEqual([
+      { id: result.messageId, template_id: 'login-code' },
+    ]);
+  });
+
+  it('retries after the connection drops once the server accepted: the replay answers, one message', async () => {
+    const retries: RetryEvent[] = [];
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: proxy.url, onRetry: (e) => retries.push(e) });
+    proxy.seen.length = 0;
+    proxy.plan('drop-after-forwarding');
+    const result = await client.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-drop@example.com',
+      data: { code: '404404' },
+    });
+    expect(retries.map((r) => r.error.code)).toEqual(['network_error']);
+    expect(proxy.seen).toHaveLength(2);
+    expect(proxy.seen[1]!.idempotencyKey).toBe(proxy.seen[0]!.idempotencyKey);
+    // The first attempt was accepted; the retry is its replay.
+    expect(result.idempotent).toBe(true);
+    expect(await messagesTo('sdk-drop@example.com')).toEqual([
+      { id: result.messageId, template_id: 'login-code' },
+    ]);
+  });
+
+  it('honours the server’s Retry-After on a real 429 and then succeeds', async () => {
+    const limited = await seedScope(h);
+    await h.admin('plans.update', { id: limited.planId, rateLimitPerSecond: 1, rateLimitBurst: 1 });
+    const retries: RetryEvent[] = [];
+    const client = new Mailsvc({ apiKey: limited.apiKey, baseUrl: url, onRetry: (e) => retries.push(e) });
+    const body = (to: string) => ({ templateId: 'login-code', to, data: { code: '429429' } });
+    const results = await Promise.all([
+      client.emails.send(body('sdk-429-a@example.com')),
+      client.emails.send(body('sdk-429-b@example.com')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['accepted', 'accepted']);
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    for (const r of retries) {
+      expect(r.error).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(r.error.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(r.delayMs).toBeGreaterThanOrEqual(r.error.retryAfter! * 1000);
+    }
+    expect(await messagesTo('sdk-429-a@example.com')).toHaveLength(1);
+    expect(await messagesTo('sdk-429-b@example.com')).toHaveLength(1);
+  });
+
+  it('gives up on a 429 whose Retry-After is over maxRetryAfterSeconds, and with maxRetries 0', async () => {
+    const limited = await seedScope(h);
+    await h.admin('plans.update', { id: limited.planId, rateLimitPerSecond: 1, rateLimitBurst: 1 });
+    const client = new Mailsvc({ apiKey: limited.apiKey, baseUrl: url, maxRetries: 0 });
+    const outcomes = await Promise.allSettled([client.quota.get(), client.quota.get()]);
+    const refused = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.reason).toMatchObject({ code: 'rate_limited', status: 429, attempts: 1 });
+    const impatient = new Mailsvc({ apiKey: limited.apiKey, baseUrl: url, maxRetryAfterSeconds: 0 });
+    const err = await failure(Promise.all([impatient.quota.get(), impatient.quota.get()]));
+    expect(err).toMatchObject({ code: 'rate_limited', attempts: 1 });
+  });
+});
+
+describe.runIf(backend === 'postgres')('a real 503 from the core while PostgreSQL is away', () => {
+  let dbProxy: TcpProxy;
+  let hp: Harness;
+  let sp: Scope;
+  let base: string;
+
+  beforeAll(async () => {
+    const db = new URL(process.env.TEST_DATABASE_URL!);
+    dbProxy = await startTcpProxy({ host: db.hostname, port: Number(db.port || 5432) });
+    hp = await createHarness({
+      connectVia: (u) => {
+        const x = new URL(u);
+        x.hostname = '127.0.0.1';
+        x.port = String(dbProxy.port);
+        return x.toString();
+      },
+      env: { MAILSVC_AUTH_CACHE_TTL_MS: '0' },
+    });
+    sp = await seedScope(hp);
+    await listen(hp.app);
+    base = `http://127.0.0.1:${(hp.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await dbProxy.start().catch(() => {});
+    await hp.close();
+    await dbProxy.close();
+  });
+
+  it('retries the 503 service_unavailable until the database is back: one message', async () => {
+    const retries: RetryEvent[] = [];
+    const client = new Mailsvc({
+      apiKey: sp.apiKey,
+      baseUrl: base,
+      maxRetries: 5,
+      onRetry: (e) => {
+        retries.push(e);
+        if (retries.length === 1) void dbProxy.start();
+      },
+    });
+    await dbProxy.stop();
+    const result = await client.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-db@example.com',
+      data: { code: '555555' },
+    });
+    expect(result.status).toBe('accepted');
+    expect(retries[0]!.error).toMatchObject({ code: 'service_unavailable', status: 503 });
+    const rows = await hp.runtime.deps.db
+      .selectFrom('messages')
+      .select('id')
+      .where('to_email', '=', 'sdk-db@example.com')
+      .execute();
+    expect(rows).toEqual([{ id: result.messageId }]);
+  });
+});

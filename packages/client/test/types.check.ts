@@ -1,0 +1,59 @@
+// Compile-time checks of the client's types, run by `npm run typecheck` (tsc): the line after
+// each expect-error directive must fail to compile, or tsc fails ("unused directive"). Never run.
+import {
+  isMailsvcError,
+  type Mailsvc,
+  type MailsvcError,
+  type MailsvcWrapper,
+  type OperationErrorCode,
+} from '../src/index.js';
+
+declare const client: Mailsvc;
+declare const wrapper: MailsvcWrapper;
+
+export async function checks(): Promise<void> {
+  // The send body is the contract's.
+  await client.emails.send({ templateId: 'login-code', to: 'a@example.com', data: { code: '1' } });
+  // @ts-expect-error templateId is required
+  await client.emails.send({ to: 'a@example.com', data: {} });
+  // @ts-expect-error no such field in the send body
+  await client.emails.send({ templateId: 'login-code', to: 'a@example.com', data: {}, cc: 'b@example.com' });
+  const sent = await client.emails.send({ templateId: 'x', to: 'a@example.com', data: {} });
+  const status: 'accepted' = sent.status;
+  const quota = await client.quota.get();
+  const used: number = quota.quota.monthly.used;
+
+  // Wrapper data is typed per template: login-code needs code.
+  await wrapper.auth.loginCode({ to: 'a@example.com', data: { code: '482913' } });
+  // @ts-expect-error code is required for login-code
+  await wrapper.auth.loginCode({ to: 'a@example.com', data: {} });
+  // @ts-expect-error login-code has no field url
+  await wrapper.auth.loginCode({ to: 'a@example.com', data: { code: '1', url: 'https://example.com' } });
+  // @ts-expect-error the envelope is strict
+  await wrapper.auth.loginCode({ to: 'a@example.com', data: { code: '1' }, templateId: 'login-code' });
+  // @ts-expect-error no such route
+  await wrapper.auth.loginCodes({ to: 'a@example.com', data: { code: '1' } });
+  await wrapper.billing.paymentFailed({ to: 'a@example.com', data: {} });
+
+  // Errors narrow by code.
+  const err: unknown = undefined;
+  if (isMailsvcError(err, 'rate_limited')) {
+    const code: 'rate_limited' = err.code;
+    const wait: number | undefined = err.retryAfter;
+    void code;
+    void wait;
+  }
+  if (isMailsvcError(err)) {
+    // @ts-expect-error not a code of the catalogue
+    err.is('no_such_code');
+    if (err.is('invalid_template_data')) {
+      const path: string | undefined = err.details[0]?.path;
+      void path;
+    }
+  }
+  const sendCodes: OperationErrorCode<'sendEmail'> = 'recipient_unsubscribed';
+  // @ts-expect-error quota never answers recipient_unsubscribed
+  const quotaCodes: OperationErrorCode<'getQuota'> = 'recipient_unsubscribed';
+  const typed: MailsvcError<OperationErrorCode<'sendEmail'>> | undefined = undefined;
+  void [status, used, sendCodes, quotaCodes, typed];
+}
