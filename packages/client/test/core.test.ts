@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
 import { startTcpProxy, type TcpProxy } from '../../server/test/tcp-proxy.js';
-import { isMailsvcError, Mailsvc, MailsvcError, type RetryEvent } from '../src/index.js';
+import { isMailsvcError, Mailsvc, type RetryEvent } from '../src/index.js';
+import { failure, messagesTo as messagesOf } from './helpers.js';
 import { type HttpFaultProxy, startHttpFaultProxy } from './http-fault-proxy.js';
 
 let h: Harness;
@@ -24,19 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const messagesTo = (to: string) =>
-  h.runtime.deps.db.selectFrom('messages').select(['id', 'template_id']).where('to_email', '=', to).execute();
-
-/** The error a call rejects with (the test fails if it resolves). */
-async function failure(p: Promise<unknown>): Promise<MailsvcError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailsvcError);
-    return err as MailsvcError;
-  }
-  throw new Error('the call succeeded');
-}
+const messagesTo = (to: string) => messagesOf(h, to);
 
 describe('Mailsvc against the core API', () => {
   it('sends a templated email: accepted, one message stored for the recipient', async () => {

@@ -6,7 +6,8 @@ import type { AppCheckVerifier } from '../../wrapper/src/app-check.js';
 import { wrapperConfigFrom } from '../../wrapper/src/config.js';
 import { createWrapperLogger } from '../../wrapper/src/logger.js';
 import { type RunningWrapper, startWrapperServer } from '../../wrapper/src/server.js';
-import { MailsvcError, MailsvcWrapper, type RetryEvent } from '../src/index.js';
+import { MailsvcWrapper, type RetryEvent } from '../src/index.js';
+import { failure, messagesTo as messagesOf } from './helpers.js';
 import { type HttpFaultProxy, startHttpFaultProxy } from './http-fault-proxy.js';
 
 let h: Harness;
@@ -46,18 +47,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const messagesTo = (to: string) =>
-  h.runtime.deps.db.selectFrom('messages').select(['id', 'template_id']).where('to_email', '=', to).execute();
-
-async function failure(p: Promise<unknown>): Promise<MailsvcError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailsvcError);
-    return err as MailsvcError;
-  }
-  throw new Error('the call succeeded');
-}
+const messagesTo = (to: string) => messagesOf(h, to);
 
 describe('MailsvcWrapper against a real wrapper and core', () => {
   it('sends through a route method: the template of the route, one message', async () => {

@@ -14,18 +14,25 @@ export function isIdempotencyKey(value: unknown): value is string {
 // Crockford base32, as ULID uses: ids sort by creation time as plain strings.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** `req_` + a 26-character ULID (48 bits of milliseconds, 80 random bits), as every answer carries. */
-export function newRequestId(now: number = Date.now()): string {
+/**
+ * A 26-character ULID: 48 bits of milliseconds, then 80 random bits read from 16 random bytes
+ * of `random` at `offset` (one byte per character, modulo 32).
+ */
+export function encodeUlid(now: number, random: Uint8Array, offset = 0): string {
   let time = '';
   let t = now;
   for (let i = 0; i < 10; i++) {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  let random = '';
-  for (const b of bytes) random += ALPHABET[b % 32];
-  return `req_${time}${random}`;
+  let rest = '';
+  for (let i = 0; i < 16; i++) rest += ALPHABET[random[offset + i]! % 32];
+  return time + rest;
+}
+
+/** `req_` + a ULID, as every answer carries. */
+export function newRequestId(now: number = Date.now()): string {
+  return `req_${encodeUlid(now, globalThis.crypto.getRandomValues(new Uint8Array(16)))}`;
 }
 
 export const REQUEST_ID_PATTERN = '^req_[0-9A-HJKMNP-TV-Z]{26}$';

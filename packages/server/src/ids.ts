@@ -1,7 +1,5 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
-
-// Crockford base32, as ULID uses: ids sort by creation time as plain strings.
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+import { encodeUlid } from '@mailsvc/contract/http';
 
 export type IdPrefix = 'ten' | 'prj' | 'env' | 'key' | 'msg' | 'ct' | 'job' | 'evt' | 'dom' | 'req';
 
@@ -22,16 +20,7 @@ function take16(): number {
 
 /** A 26-character ULID: 48 bits of milliseconds, then 80 random bits. */
 export function ulid(now: number = Date.now()): string {
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
-  const at = take16();
-  let random = '';
-  for (let i = 0; i < 16; i++) random += ALPHABET[pool[at + i]! % 32];
-  return time + random;
+  return encodeUlid(now, pool, take16());
 }
 
 export function newId(prefix: IdPrefix, now?: number): string {

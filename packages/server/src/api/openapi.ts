@@ -159,6 +159,8 @@ export async function registerOpenApiRoutes(app: FastifyInstance): Promise<void>
         withDefaultFonts: false,
         hideClientButton: true,
         telemetry: false,
+        // The bearer scheme is the only one: selected, so "Test request" asks for the key.
+        authentication: { preferredSecurityScheme: 'apiKey' },
         // Scalar's hosted features (AI chat, MCP, sharing, deploy) call its servers: off.
         showDeveloperTools: 'never',
         agent: { disabled: true },
