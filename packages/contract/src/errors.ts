@@ -115,7 +115,7 @@ export const wrapperOnlyErrors = {
   send_failed: {
     status: 500,
     description:
-      'The core API could not be reached, timed out, failed, or refused the server-held key; nothing can be retried by the caller except later.',
+      'The core API could not be reached, timed out, failed, or refused the server-held key. With `Retry-After` (the core was unreachable or unavailable and the request carried an `idempotencyKey`), retry after it with the same key; without it, a retry will not help.',
   },
 } as const satisfies Record<string, ErrorSpec>;
 

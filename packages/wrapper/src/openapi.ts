@@ -129,7 +129,9 @@ export function buildOpenApi(): Record<string, unknown> {
           '413': errorResponse('`payload_too_large`.'),
           '415': errorResponse('`unsupported_media_type`.'),
           '429': errorResponse('`rate_limited`; see `Retry-After`, `RateLimit-Policy` and `RateLimit`.'),
-          '500': errorResponse('`send_failed`: the core could not be reached or failed.'),
+          '500': errorResponse(
+            '`send_failed`: the core could not be reached or failed; with `Retry-After` (a transient failure and an `idempotencyKey` in the request), retry with the same key.',
+          ),
         },
         security: [{}, { AppCheck: [] }],
       },

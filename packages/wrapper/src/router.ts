@@ -349,7 +349,10 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
       } catch (err) {
         if (!(err instanceof CoreUnreachableError)) throw err;
         log.error({ requestId, reason: err.reason, message: err.message }, 'core send failed');
-        return sendFailed();
+        return sendFailed(
+          err.reason === 'too_large' ? undefined : '1',
+          envelope.idempotencyKey !== undefined,
+        );
       }
       logFields.coreStatus = reply.status;
       if (reply.requestId) logFields.coreRequestId = reply.requestId;
@@ -381,14 +384,31 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
           { requestId, coreStatus: reply.status, coreCode: code },
           'the core refused the wrapper API key or its scope: check MAILSVC_API_KEY',
         );
-      } else {
-        log.error({ requestId, coreStatus: reply.status, coreCode: code }, 'core send failed');
+        return sendFailed();
       }
-      return sendFailed();
+      log.error({ requestId, coreStatus: reply.status, coreCode: code }, 'core send failed');
+      // The core unavailable or a gateway before it: worth a retry later.
+      const isTransient = reply.status === 502 || reply.status === 503 || reply.status === 504;
+      const wait =
+        reply.retryAfter !== undefined && /^\d{1,6}$/.test(reply.retryAfter) ? reply.retryAfter : '1';
+      return sendFailed(isTransient ? wait : undefined, envelope.idempotencyKey !== undefined);
     }
 
-    function sendFailed() {
-      return refuse('send_failed', 'The email could not be sent. Quote the requestId when reporting it.');
+    /**
+     * 500 send_failed (DESIGN.md §8). With `retryAfter` (the core unreachable, timed out or
+     * unavailable) and an idempotencyKey in the request, the answer carries Retry-After: the
+     * caller may retry with the same key, which cannot send twice. Without a key it does not
+     * (a timed-out send may have been accepted, and a retry could send it again).
+     */
+    function sendFailed(retryAfter?: string, hasIdempotencyKey = false) {
+      const isRetryable = retryAfter !== undefined && hasIdempotencyKey;
+      return fail(
+        'send_failed',
+        500,
+        'The email could not be sent. Quote the requestId when reporting it.',
+        undefined,
+        isRetryable ? { 'Retry-After': retryAfter } : undefined,
+      );
     }
   }
 

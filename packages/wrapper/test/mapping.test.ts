@@ -201,6 +201,39 @@ describe('core answers mapped to the caller', () => {
     expect([res.status, res.json().error.code]).toEqual([500, 'send_failed']);
   });
 
+  describe('Retry-After on send_failed: only when a retry is safe and may help', () => {
+    const KEYED = { ...LOGIN, idempotencyKey: 'retry-after-1' };
+
+    it('says Retry-After when the core is unavailable (its own Retry-After) or unreachable, and the request has an idempotencyKey', async () => {
+      stub.answer = () => ({ ...coreError(503, 'service_unavailable'), headers: { 'retry-after': '3' } });
+      const unavailable = await call(router, '/auth/login-code', { body: KEYED });
+      expect([unavailable.status, unavailable.json().error.code, unavailable.headers['Retry-After']]).toEqual(
+        [500, 'send_failed', '3'],
+      );
+      stub.answer = () => coreError(504, 'gateway_timeout');
+      expect((await call(router, '/auth/login-code', { body: KEYED })).headers['Retry-After']).toBe('1');
+      const t = testRouter({ MAILSVC_CORE_URL: 'http://127.0.0.1:1' });
+      const unreachable = await call(t.router, '/auth/login-code', { body: KEYED });
+      t.router.close();
+      expect([unreachable.status, unreachable.headers['Retry-After']]).toEqual([500, '1']);
+    });
+
+    it('says no Retry-After without an idempotencyKey (a retry could send twice) or for a failure a retry cannot mend', async () => {
+      stub.answer = () => ({ ...coreError(503, 'service_unavailable'), headers: { 'retry-after': '3' } });
+      expect(
+        (await call(router, '/auth/login-code', { body: LOGIN })).headers['Retry-After'],
+      ).toBeUndefined();
+      for (const [status, code] of [
+        [500, 'internal'],
+        [401, 'invalid_api_key'],
+      ] as const) {
+        stub.answer = () => coreError(status, code);
+        const res = await call(router, '/auth/login-code', { body: KEYED });
+        expect([res.json().error.code, res.headers['Retry-After']]).toEqual(['send_failed', undefined]);
+      }
+    });
+  });
+
   it('never puts the API key in a response or a log line', () => {
     expect(logs.text()).not.toContain(API_KEY);
     expect(logs.text()).not.toContain('Jane@Example.com');
