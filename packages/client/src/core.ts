@@ -60,6 +60,7 @@ export class Mailsvc {
       body,
       headers: () => headers,
       signal: opts.signal,
+      idempotencyKey: headers['idempotency-key'],
     });
   }
 }

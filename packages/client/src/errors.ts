@@ -18,6 +18,7 @@ export interface MailsvcErrorInit<C extends string> {
   details?: ErrorDetail[] | undefined;
   retryAfter?: number | undefined;
   attempts: number;
+  idempotencyKey?: string | undefined;
   cause?: unknown;
 }
 
@@ -40,6 +41,12 @@ export class MailsvcError<C extends string = MailsvcErrorCode> extends Error {
   readonly retryAfter: number | undefined;
   /** How many requests were made, retries included. */
   readonly attempts: number;
+  /**
+   * The Idempotency-Key the send carried (the client's own when you gave none). After a timeout
+   * or a network error the message may have been accepted: send again with this key to be sure
+   * without sending twice.
+   */
+  readonly idempotencyKey: string | undefined;
 
   constructor(init: MailsvcErrorInit<C>) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,10 +56,11 @@ export class MailsvcError<C extends string = MailsvcErrorCode> extends Error {
     this.details = init.details ?? [];
     this.retryAfter = init.retryAfter;
     this.attempts = init.attempts;
+    this.idempotencyKey = init.idempotencyKey;
   }
 
-  /** True when this error has one of these codes; narrows `code`. */
-  is<K extends C>(...codes: K[]): this is MailsvcError<K> {
+  /** True when this error has one of these codes (of the catalogue or the client's); narrows `code`. */
+  is<K extends MailsvcErrorCode>(...codes: K[]): this is this & { readonly code: K } {
     return (codes as string[]).includes(this.code);
   }
 }

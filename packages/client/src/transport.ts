@@ -11,6 +11,8 @@ export interface RetryEvent {
   delayMs: number;
   /** The failure: its code is the server's, or network_error / timeout / invalid_response. */
   error: MailsvcError;
+  /** The Idempotency-Key every attempt of this send carries (absent for reads). */
+  idempotencyKey: string | undefined;
 }
 
 export interface ClientOptions {
@@ -18,7 +20,7 @@ export interface ClientOptions {
   baseUrl: string;
   /** Retries after the first attempt (default 2); 0 turns retrying off. */
   maxRetries?: number;
-  /** Per attempt, from sending the request to the end of the answer (default 30,000 ms). */
+  /** Per attempt, from sending the request to the end of the answer (default 30,000 ms; Infinity: none). */
   timeoutMs?: number;
   /** A Retry-After above this many seconds is not waited for: the error is thrown (default 60). */
   maxRetryAfterSeconds?: number;
@@ -37,8 +39,18 @@ const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 8_000;
 
+/** Node's setTimeout (and the browsers') turns a longer delay into 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Retried: no answer (network, timeout), 429/502/503/504, and the wrapper's 500 send_failed when
+ * it says to retry (Retry-After: the core was unreachable or unavailable, and the request
+ * carried an idempotencyKey, so a retry cannot send twice).
+ */
 function isRetried(error: MailsvcError): boolean {
-  return error.status === 0 ? error.code !== 'invalid_response' : RETRIED_STATUSES.has(error.status);
+  if (error.status === 0) return error.code !== 'invalid_response';
+  if (error.code === 'send_failed') return error.retryAfter !== undefined;
+  return RETRIED_STATUSES.has(error.status);
 }
 
 /** Exponential backoff with jitter: half the step for sure, half at random (500 ms, 1 s, 2 s … 8 s). */
@@ -47,11 +59,16 @@ function backoff(attempt: number): number {
   return step / 2 + Math.random() * (step / 2);
 }
 
-/** Seconds from `Retry-After` (delta-seconds or an HTTP date), or undefined. */
+// RFC 9110 §5.6.7 IMF-fixdate, the only date form a server may send: Sun, 06 Nov 1994 08:49:37 GMT
+const HTTP_DATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** Seconds from `Retry-After` (delta-seconds or an HTTP date); undefined when absent or malformed. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (/^\d{1,9}$/.test(trimmed)) return Number(trimmed);
+  if (!HTTP_DATE.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
@@ -94,12 +111,27 @@ interface ErrorAnswer {
 }
 
 function isErrorAnswer(body: unknown): body is ErrorAnswer {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  if (typeof body !== 'object' || body === null) return false;
+  const error = (body as { error?: { code?: unknown; message?: unknown } | null }).error;
   return (
     (body as { ok?: unknown }).ok === false &&
-    typeof error?.code === 'string' &&
+    typeof error === 'object' &&
+    error !== null &&
+    typeof error.code === 'string' &&
     typeof error.message === 'string'
   );
+}
+
+const isOkAnswer = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { ok?: unknown }).ok === true;
+
+function checkedNumber(name: string, value: number | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (value > max && value !== Infinity))
+    throw new TypeError(
+      `${name} must be a number from 0 to ${max}${max === MAX_TIMER_MS ? ', or Infinity' : ''}`,
+    );
+  return value;
 }
 
 export interface Request {
@@ -109,6 +141,8 @@ export interface Request {
   /** Headers of every attempt, asked for again before each (a fresh App Check token, say). */
   headers?: () => Record<string, string> | Promise<Record<string, string>>;
   signal?: AbortSignal | undefined;
+  /** The send's Idempotency-Key, reported on errors and retry events (the caller sets it in headers or body). */
+  idempotencyKey?: string | undefined;
 }
 
 export class Transport {
@@ -116,17 +150,26 @@ export class Transport {
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
   private readonly maxRetryAfterSeconds: number;
-  private readonly fetchImpl: ClientOptions['fetch'];
+  private readonly send: (input: string, init: RequestInit) => Promise<Response>;
   private readonly onRetry: ClientOptions['onRetry'];
 
   constructor(options: ClientOptions) {
     if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl))
       throw new TypeError('baseUrl must be an http or https URL, such as http://127.0.0.1:3000');
     this.baseUrl = trimTrailingSlashes(options.baseUrl);
-    this.maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 2));
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxRetryAfterSeconds = options.maxRetryAfterSeconds ?? 60;
-    this.fetchImpl = options.fetch;
+    this.maxRetries = Math.floor(checkedNumber('maxRetries', options.maxRetries, 2, 100));
+    this.timeoutMs = checkedNumber('timeoutMs', options.timeoutMs, 30_000, MAX_TIMER_MS);
+    this.maxRetryAfterSeconds = checkedNumber(
+      'maxRetryAfterSeconds',
+      options.maxRetryAfterSeconds,
+      60,
+      86_400,
+    );
+    // Called as a plain function: browsers and Workers refuse a fetch called on another object.
+    const custom = options.fetch;
+    this.send = custom
+      ? (input, init) => custom(input, init)
+      : (input, init) => globalThis.fetch(input, init);
     this.onRetry = options.onRetry;
   }
 
@@ -141,27 +184,33 @@ export class Transport {
         waitSeconds !== undefined
           ? waitSeconds * 1000 + Math.random() * Math.min(1000, waitSeconds * 100)
           : backoff(attempt);
-      this.onRetry?.({ attempt, delayMs, error: outcome });
+      this.onRetry?.({ attempt, delayMs, error: outcome, idempotencyKey: req.idempotencyKey });
       await sleep(delayMs, req.signal);
     }
   }
 
   /** One attempt: the answer's body, or the error it amounts to (thrown only for the caller's abort). */
   private async attempt<T>(req: Request, attempt: number): Promise<T | MailsvcError> {
-    const { signal } = req;
+    const { signal, idempotencyKey } = req;
     signal?.throwIfAborted();
-    const headers: Record<string, string> = { accept: 'application/json', ...(await req.headers?.()) };
+    // A failure of the caller's own header source (an App Check token function) is thrown as is.
+    const extra = await req.headers?.();
+    signal?.throwIfAborted();
+    const headers: Record<string, string> = { accept: 'application/json', ...extra };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const controller = new AbortController();
     let isTimedOut = false;
-    const timer = setTimeout(() => {
-      isTimedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
+    const timer =
+      this.timeoutMs === Infinity
+        ? undefined
+        : setTimeout(() => {
+            isTimedOut = true;
+            controller.abort();
+          }, this.timeoutMs);
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     const clientError = (code: ClientErrorCode, message: string, status: number, cause?: unknown) =>
-      new MailsvcError<MailsvcErrorCode>({ code, message, status, attempts: attempt, cause });
+      new MailsvcError<MailsvcErrorCode>({ code, message, status, attempts: attempt, cause, idempotencyKey });
     let res: Response;
     let text: string;
     try {
@@ -172,7 +221,7 @@ export class Transport {
         signal: controller.signal,
         ...(req.body !== undefined && { body: JSON.stringify(req.body) }),
       };
-      res = this.fetchImpl ? await this.fetchImpl(url, init) : await globalThis.fetch(url, init);
+      res = await this.send(url, init);
       text = await res.text();
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
@@ -182,7 +231,7 @@ export class Transport {
       const detail = reason?.code ?? reason?.message ?? (err as Error).message;
       return clientError('network_error', `Could not reach ${this.baseUrl} (${detail}).`, 0, err);
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
     let body: unknown;
@@ -193,8 +242,8 @@ export class Transport {
     }
     const requestId = res.headers.get('x-request-id') ?? undefined;
     const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-    if (res.ok && (body as { ok?: unknown } | undefined)?.ok === true) return body as T;
-    if (!res.ok && body !== undefined && isErrorAnswer(body)) {
+    if (res.ok && isOkAnswer(body)) return body as T;
+    if (!res.ok && isErrorAnswer(body)) {
       return new MailsvcError<MailsvcErrorCode>({
         code: body.error.code as MailsvcErrorCode,
         message: body.error.message,
@@ -203,6 +252,7 @@ export class Transport {
         details: body.error.details,
         retryAfter,
         attempts: attempt,
+        idempotencyKey,
       });
     }
     return new MailsvcError<MailsvcErrorCode>({
@@ -212,6 +262,7 @@ export class Transport {
       requestId,
       retryAfter,
       attempts: attempt,
+      idempotencyKey,
     });
   }
 }

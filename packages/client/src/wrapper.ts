@@ -58,14 +58,17 @@ class WrapperClient {
     for (const path of wrapperRoutePaths) {
       const [, group, name] = path.split('/') as [string, string, string];
       groups[group] ??= {};
-      groups[group][camel(name)] = (input, opts = {}) =>
-        this.transport.request<SendEmailResult>({
+      groups[group][camel(name)] = (input, opts = {}) => {
+        const idempotencyKey = input.idempotencyKey ?? newIdempotencyKey();
+        return this.transport.request<SendEmailResult>({
           method: 'POST',
           path,
-          body: { ...input, idempotencyKey: input.idempotencyKey ?? newIdempotencyKey() },
+          body: { ...input, idempotencyKey },
           headers,
           signal: opts.signal,
+          idempotencyKey,
         });
+      };
     }
     Object.assign(this, groups);
   }

@@ -3,7 +3,7 @@
 import {
   isMailsvcError,
   type Mailsvc,
-  type MailsvcError,
+  MailsvcError,
   type MailsvcWrapper,
   type OperationErrorCode,
 } from '../src/index.js';
@@ -47,9 +47,16 @@ export async function checks(): Promise<void> {
     // @ts-expect-error not a code of the catalogue
     err.is('no_such_code');
     if (err.is('invalid_template_data')) {
+      const code: 'invalid_template_data' = err.code;
       const path: string | undefined = err.details[0]?.path;
-      void path;
+      void [code, path];
     }
+  }
+  if (err instanceof MailsvcError) {
+    // @ts-expect-error not a code of the catalogue, even after instanceof
+    err.is('typo_code');
+    const key: string | undefined = err.idempotencyKey;
+    void key;
   }
   const sendCodes: OperationErrorCode<'sendEmail'> = 'recipient_unsubscribed';
   // @ts-expect-error quota never answers recipient_unsubscribed

@@ -15,6 +15,9 @@ let s: Scope;
 let wrapper: RunningWrapper;
 let checked: RunningWrapper;
 let proxy: HttpFaultProxy;
+/** Between a third wrapper and the core: the core going away for a moment. */
+let coreProxy: HttpFaultProxy;
+let flaky: RunningWrapper;
 const tokensSeen: string[] = [];
 
 /** Accepts tokens starting with `good-`, each once (replay protection on security routes). */
@@ -39,8 +42,15 @@ beforeAll(async () => {
     verifyAppCheck: verifier,
   });
   proxy = await startHttpFaultProxy(checked.url);
+  coreProxy = await startHttpFaultProxy(coreUrl);
+  flaky = await startWrapperServer({
+    config: wrapperConfigFrom({ ...settings, MAILSVC_CORE_URL: coreProxy.url }),
+    log,
+  });
 });
 afterAll(async () => {
+  await flaky.close();
+  await coreProxy.close();
   await proxy.close();
   await checked.close();
   await wrapper.close();
@@ -123,6 +133,25 @@ describe('MailsvcWrapper against a real wrapper and core', () => {
     expect(bodies[1]!.idempotencyKey).toBe(bodies[0]!.idempotencyKey);
     expect(result.idempotent).toBe(true);
     expect(await messagesTo('wrap-drop@example.com')).toEqual([
+      { id: result.messageId, template_id: 'login-code' },
+    ]);
+  });
+
+  it('retries the wrapper’s send_failed with Retry-After while the core is away, with one idempotencyKey: one message', async () => {
+    const retries: RetryEvent[] = [];
+    const client = new MailsvcWrapper({ baseUrl: flaky.url, onRetry: (e) => retries.push(e) });
+    coreProxy.seen.length = 0;
+    coreProxy.plan('unavailable');
+    const result = await client.auth.loginCode({
+      to: 'wrap-core-away@example.com',
+      data: { code: '707070' },
+    });
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.error).toMatchObject({ code: 'send_failed', status: 500, retryAfter: 1 });
+    expect(coreProxy.seen.map((r) => r.fault)).toEqual(['unavailable', 'pass']);
+    expect(coreProxy.seen[1]!.idempotencyKey).toBe(coreProxy.seen[0]!.idempotencyKey);
+    expect(result.idempotent).toBe(false);
+    expect(await messagesTo('wrap-core-away@example.com')).toEqual([
       { id: result.messageId, template_id: 'login-code' },
     ]);
   });

@@ -229,7 +229,7 @@ describe('forwarding to a running server', () => {
     fs.rmSync(dir, { recursive: true, force: true });
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      'mailsvc admin: the admin API of the running server is off: set MAILSVC_ADMIN_TOKEN, or run the command with DATABASE_URL',
+      'mailsvc admin: the admin API of the running server is off: restart it with MAILSVC_ADMIN_TOKEN set, or run the command with DATABASE_URL',
     );
   });
 

@@ -188,7 +188,7 @@ export async function forwardAdminCommand(
       );
     }
     throw new ServerError(
-      'the admin API of the running server is off: set MAILSVC_ADMIN_TOKEN, or run the command with DATABASE_URL',
+      'the admin API of the running server is off: restart it with MAILSVC_ADMIN_TOKEN set, or run the command with DATABASE_URL',
     );
   }
   if (!body.ok) {

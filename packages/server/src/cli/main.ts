@@ -30,10 +30,14 @@ Configuration comes from environment variables: see docs/configuration.md.`;
  */
 export function mailsvcVersion(): string {
   for (const file of ['../../../../package.json', '../../package.json']) {
-    const { version } = JSON.parse(fs.readFileSync(new URL(file, import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    if (version) return version;
+    try {
+      const { version } = JSON.parse(fs.readFileSync(new URL(file, import.meta.url), 'utf8')) as {
+        version?: string;
+      };
+      if (version) return version;
+    } catch {
+      // not in a checkout (an installed package): the next candidate
+    }
   }
   return 'unknown';
 }
