@@ -1,6 +1,7 @@
 // Writes the client's generated sources from the contract and the template catalogue:
 //   src/generated/core.ts     the built /v1 operations (method, path, error codes) and their types
-//   src/generated/wrapper.ts  the wrapper's 51 routes and each template's `data` type
+//   src/generated/templates.ts every published template version's `data` type
+//   src/generated/wrapper.ts  the wrapper's 51 routes and the template each sends
 // Run `npm run generate -w @mailsvc/client` after changing an operation or a template; a test
 // (test/generated.test.ts) fails while the checked-in files differ from what this produces.
 // The client itself imports nothing from the contract, so its build is self-contained.
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operations } from '@mailsvc/contract/api';
 import { coreErrors, ErrorDetail, wrapperOnlyErrors } from '@mailsvc/contract/errors';
-import { getTemplate, jsonSchemaFor, listTemplates } from '@mailsvc/templates';
+import { jsonSchemaFor, listTemplates, publishedVersions } from '@mailsvc/templates';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -141,34 +142,55 @@ export async function generateCore(): Promise<string> {
   return parts.join('\n');
 }
 
+/** Every published version of every template: its `data` type, and which version is the latest. */
+export async function generateTemplates(): Promise<string> {
+  const parts = [BANNER('the template catalogue (@mailsvc/templates)')];
+  const entries: string[] = [];
+  const latest: string[] = [];
+  for (const t of listTemplates()) {
+    const versions = publishedVersions(t);
+    const names: string[] = [];
+    for (const v of versions) {
+      // The wrapper's default version keeps the plain name (LoginCodeData); others carry theirs.
+      const type = `${pascal(t.id)}${v.version === WRAPPER_DEFAULT_VERSION ? '' : pascal(v.version)}Data`;
+      parts.push(
+        `/** \`data\` of template ${t.id} ${v.version} (${t.category}; route /${t.routePath.replace(/^\//, '')}). */\n${await typeOf(jsonSchemaFor(v), type)}\n`,
+      );
+      names.push(`${v.version}: ${type}`);
+    }
+    entries.push(`  '${t.id}': { ${names.join('; ')} };`);
+    latest.push(`  '${t.id}': '${versions.at(-1)!.version}';`);
+  }
+  parts.push(
+    `/** The \`data\` type of every published template version, by template id and version. */\nexport interface TemplateData {\n${entries.join('\n')}\n}\n`,
+    `/** The version the core sends when a send names none: the latest published. */\nexport interface TemplateLatestVersion {\n${latest.join('\n')}\n}\n`,
+  );
+  return parts.join('\n');
+}
+
 export async function generateWrapper(): Promise<string> {
-  const parts = [BANNER(`the template catalogue (@mailsvc/templates, version ${WRAPPER_DEFAULT_VERSION})`)];
+  const parts = [BANNER('the template catalogue (@mailsvc/templates)')];
   const routes: { group: string; method: string; path: string; operationId: string; templateId: string }[] =
     [];
-  const groups = new Map<string, { method: string; type: string }[]>();
+  const groups = new Map<string, { method: string; templateId: string }[]>();
   for (const t of listTemplates()) {
     const routePath = t.routePath.startsWith('/') ? t.routePath : `/${t.routePath}`;
     const segments = routePath.split('/').filter(Boolean);
     if (segments.length !== 2) throw new Error(`route ${routePath}: expected /<group>/<name>`);
     const [group, name] = segments as [string, string];
     const method = camel(name);
-    const type = `${pascal(t.id)}Data`;
-    const { version } = getTemplate(t.id, WRAPPER_DEFAULT_VERSION);
-    parts.push(
-      `/** \`data\` of ${routePath} (template ${t.id} ${version.version}, ${t.category}). */\n${await typeOf(jsonSchemaFor(version), type)}\n`,
-    );
     routes.push({ group, method, path: routePath, operationId: t.operationName, templateId: t.id });
     if (!groups.has(group)) groups.set(group, []);
-    groups.get(group)!.push({ method, type });
+    groups.get(group)!.push({ method, templateId: t.id });
   }
   const map = [...groups]
     .map(
       ([group, methods]) =>
-        `  ${group}: {\n${methods.map((m) => `    ${m.method}: ${m.type};`).join('\n')}\n  };`,
+        `  ${group}: {\n${methods.map((m) => `    ${m.method}: '${m.templateId}';`).join('\n')}\n  };`,
     )
     .join('\n');
   parts.push(
-    `/** The \`data\` type of every route, by group and method: \`wrapper.auth.loginCode\`. */\nexport interface WrapperRouteData {\n${map}\n}\n`,
+    `/** The template of every route, by group and method: \`wrapper.auth.loginCode\` sends login-code. */\nexport interface WrapperRouteTemplates {\n${map}\n}\n`,
   );
   const paths = routes.map((r) => `  '${r.path}', // ${r.operationId}, template ${r.templateId}`);
   parts.push(
@@ -179,7 +201,11 @@ export async function generateWrapper(): Promise<string> {
 
 /** The generated files by name, as they should be on disk. */
 export async function generateAll(): Promise<Record<string, string>> {
-  return { 'core.ts': await generateCore(), 'wrapper.ts': await generateWrapper() };
+  return {
+    'core.ts': await generateCore(),
+    'templates.ts': await generateTemplates(),
+    'wrapper.ts': await generateWrapper(),
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -7,7 +7,20 @@ import {
   type SendEmailBody,
   type SendEmailResult,
 } from './generated/core.js';
+import type { TemplateData, TemplateId, TemplateLatestVersion, VersionedData } from './templates.js';
 import { type CallOptions, type ClientOptions, newIdempotencyKey, Transport } from './transport.js';
+
+/**
+ * The body of `emails.send`: the contract's SendEmailBody with `data` typed by `templateId` and
+ * `templateVersion` (the latest published version when none is named).
+ */
+export type SendEmailInput = {
+  [T in TemplateId]: { templateId: T } & VersionedData<
+    T,
+    TemplateLatestVersion[T] & keyof TemplateData[T] & string
+  > &
+    Omit<SendEmailBody, 'templateId' | 'templateVersion' | 'data'>;
+}[TemplateId];
 
 export interface MailsvcOptions extends ClientOptions {
   /** An API key, `msk_<keyId>_<secret>`. Keep it on a server: it sends mail as your environment. */
@@ -30,7 +43,7 @@ export class Mailsvc {
 
   readonly emails: {
     /** Queue one templated email (`POST /v1/send`). Resolves when accepted, not when delivered. */
-    send(body: SendEmailBody, options?: SendOptions): Promise<SendEmailResult>;
+    send(body: SendEmailInput, options?: SendOptions): Promise<SendEmailResult>;
   };
 
   readonly quota: {

@@ -1,5 +1,5 @@
 // @mailsvc/client: the typed SDK of the mailsvc core API and of the template-route wrapper.
-export { Mailsvc, type MailsvcOptions, type SendOptions } from './core.js';
+export { Mailsvc, type MailsvcOptions, type SendEmailInput, type SendOptions } from './core.js';
 export {
   type ClientErrorCode,
   isMailsvcError,
@@ -18,7 +18,9 @@ export type {
   WrapperOnlyErrorCode,
   WrapperOnlyErrorStatus,
 } from './generated/core.js';
-export type * from './generated/wrapper.js';
+export type * from './generated/templates.js';
+export type { WrapperRouteTemplates } from './generated/wrapper.js';
+export type { TemplateDataOf, TemplateId, TemplateVersionOf, VersionedData } from './templates.js';
 export type { CallOptions, ClientOptions, RetryEvent } from './transport.js';
 export {
   MailsvcWrapper,

@@ -1,34 +1,31 @@
 // The wrapper client: one method per template route, `/auth/login-code` → wrapper.auth.loginCode(),
 // with that template's `data` type, so a missing required field fails to compile.
 import type { SendEmailResult } from './generated/core.js';
-import { type WrapperRouteData, wrapperRoutePaths } from './generated/wrapper.js';
+import { type WrapperRouteTemplates, wrapperRoutePaths } from './generated/wrapper.js';
+import type { TemplateId, VersionedData } from './templates.js';
 import { type CallOptions, type ClientOptions, newIdempotencyKey, Transport } from './transport.js';
 
-/** The wrapper's request envelope (seed: template-route wrapper §2). */
-export interface WrapperSendInput<Data> {
+/** The wrapper's request envelope (seed: template-route wrapper §2) for a route sending template T. */
+export type WrapperSendInput<T extends TemplateId> = {
   /** The recipient, one bare address. */
   to: string;
-  /** The template's data; its type is the template's default version (v1). */
-  data: Data;
-  /** Default v1. */
-  templateVersion?: string;
   /** Refused unless the wrapper runs with MAILSVC_ALLOW_SENDER_OVERRIDE=true. */
   from?: string;
   fromName?: string;
   replyTo?: string;
   /** Made by the client when absent, so its retries never send twice. */
   idempotencyKey?: string;
-}
+} & VersionedData<T, 'v1' & keyof import('./generated/templates.js').TemplateData[T] & string>;
 
-export type WrapperMethod<Data> = (
-  input: WrapperSendInput<Data>,
+export type WrapperMethod<T extends TemplateId> = (
+  input: WrapperSendInput<T>,
   options?: CallOptions,
 ) => Promise<SendEmailResult>;
 
-/** `wrapper.<group>.<route>()` for every route. */
+/** `wrapper.<group>.<route>()` for every route; `data` is typed by the route's template (v1 unless `templateVersion` names another). */
 export type WrapperRoutes = {
-  readonly [G in keyof WrapperRouteData]: {
-    readonly [M in keyof WrapperRouteData[G]]: WrapperMethod<WrapperRouteData[G][M]>;
+  readonly [G in keyof WrapperRouteTemplates]: {
+    readonly [M in keyof WrapperRouteTemplates[G]]: WrapperMethod<WrapperRouteTemplates[G][M] & TemplateId>;
   };
 };
 
@@ -54,7 +51,7 @@ class WrapperClient {
       const token = typeof appCheckToken === 'function' ? await appCheckToken() : appCheckToken;
       return { 'x-firebase-appcheck': token };
     };
-    const groups: Record<string, Record<string, WrapperMethod<unknown>>> = {};
+    const groups: Record<string, Record<string, WrapperMethod<TemplateId>>> = {};
     for (const path of wrapperRoutePaths) {
       const [, group, name] = path.split('/') as [string, string, string];
       groups[group] ??= {};

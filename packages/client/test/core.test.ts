@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
 import { startTcpProxy, type TcpProxy } from '../../server/test/tcp-proxy.js';
-import { isMailsvcError, Mailsvc, type RetryEvent } from '../src/index.js';
+import { isMailsvcError, Mailsvc, type RetryEvent, type SendEmailInput } from '../src/index.js';
 import { failure, messagesTo as messagesOf } from './helpers.js';
 import { type HttpFaultProxy, startHttpFaultProxy } from './http-fault-proxy.js';
 
@@ -47,7 +47,11 @@ describe('Mailsvc against the core API', () => {
 
   it('replays a send with the same idempotency key: same messageId, idempotent true, one message', async () => {
     const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: `${url}//` });
-    const body = { templateId: 'login-code', to: 'sdk-replay@example.com', data: { code: '111222' } };
+    const body: SendEmailInput = {
+      templateId: 'login-code',
+      to: 'sdk-replay@example.com',
+      data: { code: '111222' },
+    };
     const first = await client.emails.send(body, { idempotencyKey: 'sdk-replay-1' });
     const again = await client.emails.send(body, { idempotencyKey: 'sdk-replay-1' });
     expect(again).toEqual({ ...first, idempotent: true });
@@ -56,7 +60,11 @@ describe('Mailsvc against the core API', () => {
 
   it('gives two calls without a key two messages (each call makes its own key)', async () => {
     const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
-    const body = { templateId: 'login-code', to: 'sdk-twice@example.com', data: { code: '333444' } };
+    const body: SendEmailInput = {
+      templateId: 'login-code',
+      to: 'sdk-twice@example.com',
+      data: { code: '333444' },
+    };
     const a = await client.emails.send(body);
     const b = await client.emails.send(body);
     expect(a.messageId).not.toBe(b.messageId);
@@ -248,7 +256,7 @@ describe('retries never send twice', () => {
     await h.admin('plans.update', { id: limited.planId, rateLimitPerSecond: 1, rateLimitBurst: 1 });
     const retries: RetryEvent[] = [];
     const client = new Mailsvc({ apiKey: limited.apiKey, baseUrl: url, onRetry: (e) => retries.push(e) });
-    const body = (to: string) => ({ templateId: 'login-code', to, data: { code: '429429' } });
+    const body = (to: string): SendEmailInput => ({ templateId: 'login-code', to, data: { code: '429429' } });
     const results = await Promise.all([
       client.emails.send(body('sdk-429-a@example.com')),
       client.emails.send(body('sdk-429-b@example.com')),

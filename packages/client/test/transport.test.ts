@@ -1,6 +1,6 @@
 // The client's request rules where no server is needed to show them: a fetch double answers.
 import { describe, expect, it } from 'vitest';
-import { Mailsvc, MailsvcError, MailsvcWrapper, type RetryEvent } from '../src/index.js';
+import { Mailsvc, MailsvcError, MailsvcWrapper, type RetryEvent, type SendEmailInput } from '../src/index.js';
 import { parseRetryAfter } from '../src/transport.js';
 
 const BASE = 'http://127.0.0.1:9';
@@ -10,7 +10,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     headers: { 'content-type': 'application/json', ...headers },
   });
 const sent = { ok: true, status: 'accepted', messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5', idempotent: false };
-const body = { templateId: 'login-code', to: 'jane@example.com', data: { code: '1' } };
+const body: SendEmailInput = { templateId: 'login-code', to: 'jane@example.com', data: { code: '1' } };
 
 /** A fetch double answering from a list, recording each request. */
 function fakeFetch(...answers: (Response | Error)[]) {

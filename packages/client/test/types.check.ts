@@ -18,7 +18,38 @@ export async function checks(): Promise<void> {
   await client.emails.send({ to: 'a@example.com', data: {} });
   // @ts-expect-error no such field in the send body
   await client.emails.send({ templateId: 'login-code', to: 'a@example.com', data: {}, cc: 'b@example.com' });
-  const sent = await client.emails.send({ templateId: 'x', to: 'a@example.com', data: {} });
+  const sent = await client.emails.send({ templateId: 'welcome', to: 'a@example.com', data: {} });
+  // The core's data is typed by template: login-code needs code …
+  // @ts-expect-error code is required for login-code
+  await client.emails.send({ templateId: 'login-code', to: 'a@example.com', data: {} });
+  // @ts-expect-error not a template of the catalogue
+  await client.emails.send({ templateId: 'no-such-template', to: 'a@example.com', data: {} });
+  // … and by version: welcome's latest (v2, the core's default) has notice, v1 has not.
+  await client.emails.send({ templateId: 'welcome', to: 'a@example.com', data: { notice: 'Hi' } });
+  await client.emails.send({
+    templateId: 'welcome',
+    templateVersion: 'v2',
+    to: 'a@example.com',
+    data: { notice: 'Hi' },
+  });
+  await client.emails.send({
+    templateId: 'welcome',
+    templateVersion: 'v1',
+    to: 'a@example.com',
+    // @ts-expect-error welcome v1 has no notice
+    data: { notice: 'Hi' },
+  });
+  // @ts-expect-error login-code has no version v2
+  await client.emails.send({
+    templateId: 'login-code',
+    templateVersion: 'v2',
+    to: 'a@example.com',
+    data: { code: '1' },
+  });
+  // The wrapper's default is v1: notice needs templateVersion v2 there.
+  // @ts-expect-error welcome v1 (the wrapper's default) has no notice
+  await wrapper.account.welcome({ to: 'a@example.com', data: { notice: 'Hi' } });
+  await wrapper.account.welcome({ to: 'a@example.com', templateVersion: 'v2', data: { notice: 'Hi' } });
   const status: 'accepted' = sent.status;
   const quota = await client.quota.get();
   const used: number = quota.quota.monthly.used;

@@ -93,7 +93,11 @@ describe('MailsvcWrapper against a real wrapper and core', () => {
     expect(invalid.requestId).toMatch(/^req_/);
     expect(invalid.details.map((d) => d.path)).toContain('/data/code');
     const version = await failure(
-      client.auth.loginCode({ to: 'wrap-bad@example.com', data: { code: '1' }, templateVersion: 'v99' }),
+      client.auth.loginCode({
+        to: 'wrap-bad@example.com',
+        data: { code: '1' },
+        templateVersion: 'v99' as never,
+      }),
     );
     expect(version).toMatchObject({ code: 'template_version_not_found', status: 404 });
     expect(await messagesTo('wrap-bad@example.com')).toEqual([]);
