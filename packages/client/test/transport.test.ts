@@ -1,7 +1,8 @@
 // The client's request rules where no server is needed to show them: a fetch double answers.
 import { describe, expect, it } from 'vitest';
-import { Mailsvc, MailsvcError, MailsvcWrapper, type RetryEvent, type SendEmailInput } from '../src/index.js';
+import { Mailsvc, MailsvcWrapper, type RetryEvent, type SendEmailInput } from '../src/index.js';
 import { parseRetryAfter } from '../src/transport.js';
+import { failure } from './helpers.js';
 
 const BASE = 'http://127.0.0.1:9';
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -22,16 +23,6 @@ function fakeFetch(...answers: (Response | Error)[]) {
     return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
   };
   return { fetch, calls };
-}
-
-async function failure(p: Promise<unknown>): Promise<MailsvcError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailsvcError);
-    return err as MailsvcError;
-  }
-  throw new Error('the call succeeded');
 }
 
 describe('Retry-After', () => {
