@@ -1,9 +1,15 @@
 // The core API client: one method per built /v1 operation, named as in ARCHITECTURE.md
 // (operationId sendEmail → POST /v1/send → client.emails.send()).
 import {
+  type GetMessageBody,
+  type GetMessageResult,
   type GetQuotaResult,
+  type GetRecipientStatusBody,
+  type GetRecipientStatusResult,
   type OperationId,
   operations,
+  type ResubscribeRecipientBody,
+  type ResubscribeRecipientResult,
   type SendEmailBody,
   type SendEmailResult,
 } from './generated/core.js';
@@ -51,6 +57,25 @@ export class Mailsvc {
     get(options?: CallOptions): Promise<GetQuotaResult>;
   };
 
+  readonly recipients: {
+    /**
+     * A recipient's state in the key's environment and its recent messages, metadata only
+     * (`POST /v1/recipients/status`; `limit` default 10, clamped to 1–50). Check
+     * `recipient.canSendNotifications` before showing notification settings.
+     */
+    status(body: GetRecipientStatusBody, options?: CallOptions): Promise<GetRecipientStatusResult>;
+    /**
+     * Clears a notification unsubscribe after the recipient's explicit opt-in — never call it
+     * automatically (`POST /v1/recipients/resubscribe`). A complaint, cooldown or suppression stays.
+     */
+    resubscribe(body: ResubscribeRecipientBody, options?: CallOptions): Promise<ResubscribeRecipientResult>;
+  };
+
+  readonly messages: {
+    /** One message's metadata and event timeline, never its content (`POST /v1/messages/get`). */
+    get(body: GetMessageBody, options?: CallOptions): Promise<GetMessageResult>;
+  };
+
   constructor(options: MailsvcOptions) {
     if (typeof options.apiKey !== 'string' || options.apiKey.length === 0)
       throw new TypeError('apiKey is required: an API key msk_… from mailsvc admin keys create');
@@ -61,6 +86,11 @@ export class Mailsvc {
         this.call('sendEmail', body, opts, opts.idempotencyKey ?? newIdempotencyKey()),
     };
     this.quota = { get: (opts = {}) => this.call('getQuota', undefined, opts) };
+    this.recipients = {
+      status: (body, opts = {}) => this.call('getRecipientStatus', body, opts),
+      resubscribe: (body, opts = {}) => this.call('resubscribeRecipient', body, opts),
+    };
+    this.messages = { get: (body, opts = {}) => this.call('getMessage', body, opts) };
   }
 
   private call<T>(id: OperationId, body: unknown, opts: CallOptions, idempotencyKey?: string): Promise<T> {

@@ -84,6 +84,55 @@ describe('Mailsvc against the core API', () => {
   });
 });
 
+describe('recipients and messages', () => {
+  it('reads a recipient’s status with its recent messages, and resubscribes after an opt-in', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const { messageId } = await client.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-status@example.com',
+      data: { code: '246810' },
+    });
+    const { recipient, messages } = await client.recipients.status({
+      email: 'sdk-status@example.com',
+      limit: 5,
+    });
+    expect(recipient).toMatchObject({
+      emailMasked: 's***@example.com',
+      state: 'clear',
+      canSendNotifications: true,
+    });
+    expect(messages.map((m) => m.messageId)).toEqual([messageId]);
+    expect(
+      await client.recipients.resubscribe({ email: 'sdk-status@example.com', scope: 'app_notifications' }),
+    ).toEqual({
+      ok: true,
+    });
+    const err = await failure(
+      client.recipients.resubscribe({ email: 'not an address', scope: 'app_notifications' }),
+    );
+    expect(err).toMatchObject({
+      code: 'invalid_request',
+      status: 400,
+      message: 'Invalid resubscribe request: expected a valid email and scope app_notifications.',
+    });
+  });
+
+  it('reads a message’s timeline and types message_not_found', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const { messageId } = await client.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-message@example.com',
+      data: { code: '135791' },
+    });
+    const { message, events } = await client.messages.get({ messageId });
+    expect(message).toMatchObject({ messageId, status: 'queued', emailMasked: 's***@example.com' });
+    expect(events.map((e) => e.type)).toEqual(['accepted']);
+    const err = await failure(client.messages.get({ messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5' }));
+    expect(err.is('message_not_found')).toBe(true);
+    expect(err.status).toBe(404);
+  });
+});
+
 describe('typed errors: every class of answer becomes a MailsvcError with code, status, requestId, details', () => {
   const send = (client: Mailsvc, body: Record<string, unknown> = {}, idempotencyKey?: string) =>
     client.emails.send(

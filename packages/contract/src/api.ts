@@ -106,6 +106,185 @@ export const IdempotencyKeyHeader = Type.Object({
   ),
 });
 
+// ---- recipients and messages (DESIGN.md §5)
+
+const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+/** A message's state (DESIGN.md §4). */
+export const MessageStatus = Type.Union(
+  [
+    Type.Literal('queued'),
+    Type.Literal('sending'),
+    Type.Literal('deferred'),
+    Type.Literal('sent'),
+    Type.Literal('delivered'),
+    Type.Literal('bounced'),
+    Type.Literal('failed'),
+    Type.Literal('suppressed'),
+    Type.Literal('expired'),
+    Type.Literal('complained'),
+  ],
+  { description: 'queued → sending → sent → delivered; deferred while retried; or a final failure' },
+);
+
+/** What went wrong last, when something did: a code and the remote server's words. */
+const MessageError = Type.Object(
+  {
+    code: Type.String({ description: 'hard_bounce, rejected, temporary_failure, expired, …' }),
+    message: Type.String({ description: 'the SMTP reply or the reason' }),
+  },
+  { additionalProperties: false },
+);
+
+/** One message, metadata only: never subject, data or body. */
+export const MessageSummary = Type.Object(
+  {
+    messageId: Type.String({ pattern: '^msg_' }),
+    templateId: Type.String(),
+    templateVersion: Type.String(),
+    status: MessageStatus,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    sentAt: Type.Optional(Timestamp),
+    deliveredAt: Type.Optional(Timestamp),
+    bulkJobId: Type.Optional(Type.String()),
+    error: Type.Optional(MessageError),
+  },
+  { additionalProperties: false },
+);
+export type MessageSummary = Static<typeof MessageSummary>;
+
+export const RecipientStatusRequest = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 320, description: 'the recipient address' }),
+    limit: Type.Optional(
+      Type.Number({ description: 'recent messages to return: default 10, clamped to 1 through 50' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RecipientStatusRequest = Static<typeof RecipientStatusRequest>;
+
+export const RecipientStatus = Type.Object(
+  {
+    emailMasked: Type.String({ description: 'e.g. j***@example.com' }),
+    recipientDomain: Type.String(),
+    state: Type.Union(
+      [
+        Type.Literal('clear'),
+        Type.Literal('unsubscribed'),
+        Type.Literal('cooldown'),
+        Type.Literal('suppressed'),
+        Type.Literal('complained'),
+      ],
+      { description: 'by precedence: complained, suppressed, cooldown, unsubscribed, clear' },
+    ),
+    subscription: Type.Object(
+      {
+        scope: Type.Literal('app_notifications'),
+        status: Type.Union([Type.Literal('subscribed'), Type.Literal('unsubscribed')]),
+        unsubscribedAt: NullableTimestamp,
+        resubscribedAt: NullableTimestamp,
+      },
+      { additionalProperties: false },
+    ),
+    delivery: Type.Object(
+      {
+        hardBounceCount: Type.Integer({ minimum: 0, description: 'lifetime' }),
+        complaintCount: Type.Integer({ minimum: 0, description: 'lifetime' }),
+        cooldownUntil: NullableTimestamp,
+        complainedAt: NullableTimestamp,
+      },
+      { additionalProperties: false },
+    ),
+    canSendNotifications: Type.Boolean({
+      description: 'true only when a notification template would be accepted now',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type RecipientStatus = Static<typeof RecipientStatus>;
+
+export const RecipientStatusResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    recipient: RecipientStatus,
+    messages: Type.Array(MessageSummary, { description: 'newest first' }),
+  },
+  { additionalProperties: false },
+);
+export type RecipientStatusResponse = Static<typeof RecipientStatusResponse>;
+
+export const ResubscribeRequest = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 320 }),
+    scope: Type.Literal('app_notifications', { description: 'the only scope of v1' }),
+  },
+  { additionalProperties: false },
+);
+export type ResubscribeRequest = Static<typeof ResubscribeRequest>;
+
+export const OkResponse = Type.Object({ ok: Type.Literal(true) }, { additionalProperties: false });
+
+export const GetMessageRequest = Type.Object(
+  { messageId: Type.String({ minLength: 1, maxLength: 64, description: 'msg_…' }) },
+  { additionalProperties: false },
+);
+export type GetMessageRequest = Static<typeof GetMessageRequest>;
+
+export const MessageEvent = Type.Object(
+  {
+    type: Type.Union(
+      [
+        Type.Literal('accepted'),
+        Type.Literal('deferred'),
+        Type.Literal('sent'),
+        Type.Literal('delivered'),
+        Type.Literal('bounced'),
+        Type.Literal('complained'),
+        Type.Literal('suppressed'),
+        Type.Literal('expired'),
+        Type.Literal('failed'),
+      ],
+      { description: 'what happened' },
+    ),
+    at: Timestamp,
+    smtpCode: Type.Optional(Type.Integer({ description: 'the SMTP reply code' })),
+    enhancedCode: Type.Optional(Type.String({ description: 'RFC 3463 status, e.g. 5.1.1' })),
+    response: Type.Optional(Type.String({ description: 'the SMTP reply or the report’s diagnostic' })),
+    attempt: Type.Optional(Type.Integer({ minimum: 1 })),
+    nextAttemptAt: Type.Optional(Timestamp),
+    reason: Type.Optional(Type.String({ description: 'why a message was suppressed' })),
+  },
+  { additionalProperties: false },
+);
+export type MessageEvent = Static<typeof MessageEvent>;
+
+export const GetMessageResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    message: Type.Composite(
+      [
+        MessageSummary,
+        Type.Object({
+          emailMasked: Type.String(),
+          category: Type.Union([
+            Type.Literal('security'),
+            Type.Literal('transactional'),
+            Type.Literal('notification'),
+          ]),
+          attempts: Type.Integer({ minimum: 0 }),
+          expiresAt: Timestamp,
+        }),
+      ],
+      { additionalProperties: false },
+    ),
+    events: Type.Array(MessageEvent, { description: 'oldest first' }),
+  },
+  { additionalProperties: false },
+);
+export type GetMessageResponse = Static<typeof GetMessageResponse>;
+
 // ---- the operations
 
 /** What every API-key route can answer before its own checks. */
@@ -140,6 +319,8 @@ export interface Operation {
   errors?: readonly CoreErrorCode[];
   /** An example request body and response, for the reference. */
   example?: { body?: unknown; response: unknown };
+  /** The message of a 400 invalid_request for a body that fails its schema, when the seed words it. */
+  invalidRequestMessage?: string;
 }
 
 const planned = (method: 'POST', path: string, sdk: string, summary: string): Operation => ({
@@ -225,24 +406,117 @@ export const operations = {
       },
     },
   },
-  getRecipientStatus: planned(
-    'POST',
-    '/v1/recipients/status',
-    'recipients.status',
-    'A recipient’s state and recent messages',
-  ),
-  resubscribeRecipient: planned(
-    'POST',
-    '/v1/recipients/resubscribe',
-    'recipients.resubscribe',
-    'Clear a recipient’s notification unsubscribe after an explicit opt-in',
-  ),
-  getMessage: planned(
-    'POST',
-    '/v1/messages/get',
-    'messages.get',
-    'One message’s metadata and event timeline',
-  ),
+  getRecipientStatus: {
+    method: 'POST',
+    path: '/v1/recipients/status',
+    sdk: 'recipients.status',
+    summary: 'A recipient’s state and recent messages',
+    isBuilt: true,
+    body: RecipientStatusRequest,
+    response: RecipientStatusResponse,
+    errors: [
+      ...API_KEY_ERRORS,
+      ...JSON_BODY_ERRORS,
+      'trial_expired',
+      'project_inactive',
+      'environment_inactive',
+    ],
+    invalidRequestMessage: 'Invalid recipient status request: expected a valid recipient email.',
+    example: {
+      body: { email: 'jane@example.com', limit: 10 },
+      response: {
+        ok: true,
+        recipient: {
+          emailMasked: 'j***@example.com',
+          recipientDomain: 'example.com',
+          state: 'clear',
+          subscription: {
+            scope: 'app_notifications',
+            status: 'subscribed',
+            unsubscribedAt: null,
+            resubscribedAt: null,
+          },
+          delivery: { hardBounceCount: 0, complaintCount: 0, cooldownUntil: null, complainedAt: null },
+          canSendNotifications: true,
+        },
+        messages: [
+          {
+            messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5',
+            templateId: 'login-code',
+            templateVersion: 'v1',
+            status: 'sent',
+            createdAt: '2026-11-22T10:15:30.123Z',
+            updatedAt: '2026-11-22T10:15:31.004Z',
+            sentAt: '2026-11-22T10:15:31.004Z',
+          },
+        ],
+      },
+    },
+  },
+  resubscribeRecipient: {
+    method: 'POST',
+    path: '/v1/recipients/resubscribe',
+    sdk: 'recipients.resubscribe',
+    summary: 'Clear a recipient’s notification unsubscribe after an explicit opt-in',
+    isBuilt: true,
+    body: ResubscribeRequest,
+    response: OkResponse,
+    errors: [
+      ...API_KEY_ERRORS,
+      ...JSON_BODY_ERRORS,
+      'trial_expired',
+      'project_inactive',
+      'environment_inactive',
+    ],
+    invalidRequestMessage: 'Invalid resubscribe request: expected a valid email and scope app_notifications.',
+    example: { body: { email: 'jane@example.com', scope: 'app_notifications' }, response: { ok: true } },
+  },
+  getMessage: {
+    method: 'POST',
+    path: '/v1/messages/get',
+    sdk: 'messages.get',
+    summary: 'One message’s metadata and event timeline (extension)',
+    isBuilt: true,
+    body: GetMessageRequest,
+    response: GetMessageResponse,
+    errors: [
+      ...API_KEY_ERRORS,
+      ...JSON_BODY_ERRORS,
+      'trial_expired',
+      'project_inactive',
+      'environment_inactive',
+      'message_not_found',
+    ],
+    example: {
+      body: { messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5' },
+      response: {
+        ok: true,
+        message: {
+          messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5',
+          templateId: 'login-code',
+          templateVersion: 'v1',
+          status: 'sent',
+          createdAt: '2026-11-22T10:15:30.123Z',
+          updatedAt: '2026-11-22T10:15:31.004Z',
+          sentAt: '2026-11-22T10:15:31.004Z',
+          emailMasked: 'j***@example.com',
+          category: 'security',
+          attempts: 1,
+          expiresAt: '2026-11-22T11:15:30.123Z',
+        },
+        events: [
+          { type: 'accepted', at: '2026-11-22T10:15:30.123Z' },
+          {
+            type: 'sent',
+            at: '2026-11-22T10:15:31.004Z',
+            smtpCode: 250,
+            response: '250 2.0.0 Ok: queued as 4F2A1',
+            attempt: 1,
+          },
+        ],
+      },
+    },
+  },
   upsertContact: planned('POST', '/v1/contacts/upsert', 'contacts.upsert', 'Create or update a contact'),
   upsertContacts: planned(
     'POST',

@@ -53,6 +53,10 @@ export const coreErrors = {
   not_found: { status: 404, description: 'No such path, or (admin API) no such record.' },
   project_not_found: { status: 404, description: "The key's project no longer exists." },
   environment_not_found: { status: 404, description: "The key's environment no longer exists." },
+  message_not_found: {
+    status: 404,
+    description: 'No message with this id in the key’s environment.',
+  },
   template_not_found: { status: 404, description: 'No template with this id.' },
   template_version_not_found: {
     status: 404,

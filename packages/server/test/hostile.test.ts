@@ -4,6 +4,7 @@
 // the envelope with a catalogue code and its status, details as JSON Pointers; afterwards the
 // service is healthy and nothing hostile was stored.
 import type net from 'node:net';
+import { operations } from '@mailsvc/contract/api';
 import { listTemplates } from '@mailsvc/templates';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -356,6 +357,112 @@ function headerCorpus(): HostileRequest[] {
   return out;
 }
 
+// ---- recipients and messages
+
+const SCOPE_ATTACKS: Variant[] = [
+  { name: 'another scope', value: 'marketing', mustRefuse: true },
+  { name: 'scope in capitals', value: 'APP_NOTIFICATIONS', mustRefuse: true },
+];
+
+/** A hostile-body corpus per built /v1 operation besides send: its fields, wrong types, structure. */
+function lookupCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const messageId = [...acceptedIds][0] ?? 'msg_01M81C1XJB7Y4KHB01G4B1P0M5';
+  const email: FieldSpec = {
+    pointer: '/email',
+    kind: 'email',
+    valid: 'jane@example.com',
+    limits: [320, 254],
+    extra: EMAIL_ATTACKS,
+  };
+  const specs: {
+    endpoint: string;
+    url: string;
+    base: Record<string, unknown>;
+    fields: FieldSpec[];
+    typed: string[];
+  }[] = [
+    {
+      endpoint: 'POST /v1/recipients/status',
+      url: '/v1/recipients/status',
+      base: { email: 'jane@example.com', limit: 5 },
+      fields: [email],
+      typed: ['/email'],
+    },
+    {
+      endpoint: 'POST /v1/recipients/resubscribe',
+      url: '/v1/recipients/resubscribe',
+      base: { email: 'jane@example.com', scope: 'app_notifications' },
+      fields: [
+        email,
+        {
+          pointer: '/scope',
+          kind: 'exact',
+          valid: 'app_notifications',
+          limits: [100],
+          extra: SCOPE_ATTACKS,
+        },
+      ],
+      typed: ['/scope'],
+    },
+    {
+      endpoint: 'POST /v1/messages/get',
+      url: '/v1/messages/get',
+      base: { messageId },
+      fields: [
+        {
+          pointer: '/messageId',
+          kind: 'exact',
+          valid: messageId,
+          limits: [64],
+          extra: IDENTIFIER_ATTACKS,
+        } as const,
+      ],
+      typed: ['/messageId'],
+    },
+  ];
+  // limit is a number: any number is clamped to 1–50 (seed), anything else refused.
+  const limitBase = { email: 'jane@example.com', limit: 5 };
+  const limitCases: BodyCase[] = [
+    ...wrongTypeBodies(limitBase, '/limit').filter((c) => !/number/.test(c.name)),
+    ...[0, -1, 1e308, 2.5, 51, -0].map((n) => ({
+      name: `/limit: ${n}`,
+      body: JSON.stringify({ ...limitBase, limit: n }),
+      mustRefuse: false,
+    })),
+  ];
+  return specs.map((spec) => ({
+    endpoint: spec.endpoint,
+    url: spec.url,
+    requests: bodyRequests(spec.endpoint, spec.url, bearer(s.apiKey), [
+      ...(spec.url === '/v1/recipients/status' ? limitCases : []),
+      ...fieldBodies(spec.base, [...spec.fields]),
+      ...spec.typed.flatMap((pointer) => wrongTypeBodies(spec.base, pointer)),
+      ...structuralBodies(spec.base, spec.typed[0]!),
+      ...contentTypeBodies(spec.base),
+    ]),
+  }));
+}
+
+describe('recipients and messages', () => {
+  it('covers every built /v1 operation in the hostile corpus', () => {
+    const covered = new Set(['GET /v1/quota', 'POST /v1/send', ...lookupCorpora().map((c) => c.endpoint)]);
+    for (const op of Object.values(operations)) {
+      if (op.isBuilt)
+        expect(covered, `${op.method} ${op.path}: add it to the hostile corpus`).toContain(
+          `${op.method} ${op.path}`,
+        );
+    }
+  });
+
+  it('answers every hostile body on the recipients and messages endpoints with a documented 4xx (or accepts it when no rule refuses it)', async () => {
+    for (const corpus of lookupCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
+
 describe('headers', () => {
   it('answers hostile Authorization, Idempotency-Key and huge headers on /v1/send, /v1/quota and /healthz in the envelope', async () => {
     await expectEveryAnswerDocumented('headers', headerCorpus());
@@ -415,6 +522,14 @@ function adminBase(name: string): Record<string, unknown> {
       return { tenant: sac.tenantId };
     case 'usage.show':
       return { tenant: sac.tenantId, period: '2026-11' };
+    case 'recipients.show':
+    case 'recipients.unsuppress':
+    case 'recipients.clear-complaint':
+      return { environment: sac.environmentId, email: 'jane@example.com' };
+    case 'recipients.suppress':
+      return { environment: sac.environmentId, email: 'jane@example.com', days: 1 };
+    case 'audit.list':
+      return { tenant: sac.tenantId, since: '2026-11-01T00:00:00Z', limit: 5 };
     default:
       throw new Error(`no base body for the admin command ${name}: add one to the hostile corpus`);
   }
@@ -656,6 +771,13 @@ function routes(): RouteSpec[] {
       headers: { ...bearer(s.apiKey), ...json },
       body: '{}',
     },
+    ...['/v1/recipients/status', '/v1/recipients/resubscribe', '/v1/messages/get'].map((url) => ({
+      endpoint: `POST ${url}`,
+      url,
+      allowed: ['POST'],
+      headers: { ...bearer(s.apiKey), ...json },
+      body: '{}',
+    })),
     {
       endpoint: 'GET|POST /u/*',
       url: '/u/not-a-token',

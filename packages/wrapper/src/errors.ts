@@ -75,6 +75,8 @@ export const coreErrorHandling = {
   recipient_suppressed: 'pass',
   sending_domain_not_ready: 'pass',
   from_domain_not_allowed: 'pass',
+  // The wrapper only sends: the message lookup is never called through it.
+  message_not_found: 'failed',
   template_not_found: 'pass',
   template_version_not_found: 'pass',
   idempotency_key_reused: 'pass',

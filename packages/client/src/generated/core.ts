@@ -27,6 +27,7 @@ export interface CoreErrorStatus {
   not_found: 404;
   project_not_found: 404;
   environment_not_found: 404;
+  message_not_found: 404;
   template_not_found: 404;
   template_version_not_found: 404;
   method_not_allowed: 405;
@@ -154,10 +155,209 @@ export interface SendEmailResult {
   idempotent: boolean
 }
 
+/** The body of `POST /v1/recipients/status`. */
+export interface GetRecipientStatusBody {
+  /**
+   * the recipient address
+   */
+  email: string
+  /**
+   * recent messages to return: default 10, clamped to 1 through 50
+   */
+  limit?: number
+}
+
+/** The 200 answer of `POST /v1/recipients/status`. */
+export interface GetRecipientStatusResult {
+  ok: true
+  recipient: {
+    /**
+     * e.g. j***@example.com
+     */
+    emailMasked: string
+    recipientDomain: string
+    /**
+     * by precedence: complained, suppressed, cooldown, unsubscribed, clear
+     */
+    state: ("clear" | "unsubscribed" | "cooldown" | "suppressed" | "complained")
+    subscription: {
+      scope: "app_notifications"
+      status: ("subscribed" | "unsubscribed")
+      unsubscribedAt: (string | null)
+      resubscribedAt: (string | null)
+    }
+    delivery: {
+      /**
+       * lifetime
+       */
+      hardBounceCount: number
+      /**
+       * lifetime
+       */
+      complaintCount: number
+      cooldownUntil: (string | null)
+      complainedAt: (string | null)
+    }
+    /**
+     * true only when a notification template would be accepted now
+     */
+    canSendNotifications: boolean
+  }
+  /**
+   * newest first
+   */
+  messages: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * queued → sending → sent → delivered; deferred while retried; or a final failure
+     */
+    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    sentAt?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    deliveredAt?: string
+    bulkJobId?: string
+    error?: {
+      /**
+       * hard_bounce, rejected, temporary_failure, expired, …
+       */
+      code: string
+      /**
+       * the SMTP reply or the reason
+       */
+      message: string
+    }
+  }[]
+}
+
+/** The body of `POST /v1/recipients/resubscribe`. */
+export interface ResubscribeRecipientBody {
+  /**
+   * At most 320 characters.
+   */
+  email: string
+  /**
+   * the only scope of v1
+   */
+  scope: "app_notifications"
+}
+
+/** The 200 answer of `POST /v1/recipients/resubscribe`. */
+export interface ResubscribeRecipientResult {
+  ok: true
+}
+
+/** The body of `POST /v1/messages/get`. */
+export interface GetMessageBody {
+  /**
+   * msg_…
+   */
+  messageId: string
+}
+
+/** The 200 answer of `POST /v1/messages/get`. */
+export interface GetMessageResult {
+  ok: true
+  message: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * queued → sending → sent → delivered; deferred while retried; or a final failure
+     */
+    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    sentAt?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    deliveredAt?: string
+    bulkJobId?: string
+    error?: {
+      /**
+       * hard_bounce, rejected, temporary_failure, expired, …
+       */
+      code: string
+      /**
+       * the SMTP reply or the reason
+       */
+      message: string
+    }
+    emailMasked: string
+    category: ("security" | "transactional" | "notification")
+    attempts: number
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    expiresAt: string
+  }
+  /**
+   * oldest first
+   */
+  events: {
+    /**
+     * what happened
+     */
+    type: ("accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    at: string
+    /**
+     * the SMTP reply code
+     */
+    smtpCode?: number
+    /**
+     * RFC 3463 status, e.g. 5.1.1
+     */
+    enhancedCode?: string
+    /**
+     * the SMTP reply or the report’s diagnostic
+     */
+    response?: string
+    attempt?: number
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    nextAttemptAt?: string
+    /**
+     * why a message was suppressed
+     */
+    reason?: string
+  }[]
+}
+
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
   sendEmail: { method: 'POST', path: '/v1/send', idempotencyKey: true },
+  getRecipientStatus: { method: 'POST', path: '/v1/recipients/status', idempotencyKey: false },
+  resubscribeRecipient: { method: 'POST', path: '/v1/recipients/resubscribe', idempotencyKey: false },
+  getMessage: { method: 'POST', path: '/v1/messages/get', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
@@ -165,5 +365,8 @@ export type OperationId = keyof typeof operations;
 export interface OperationErrors {
   getQuota: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   sendEmail: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'invalid_from_address' | 'invalid_from_name' | 'invalid_reply_to' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed' | 'monthly_quota_exceeded';
+  getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  resubscribeRecipient: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];

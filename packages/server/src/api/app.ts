@@ -25,6 +25,7 @@ import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { quotaRoutes } from './routes/quota.js';
+import { recipientRoutes } from './routes/recipients.js';
 import { sendRoutes } from './routes/send.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 
@@ -193,6 +194,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   healthRoutes(app, deps);
   quotaRoutes(app, deps);
   sendRoutes(app, deps);
+  recipientRoutes(app, deps);
   await unsubscribeRoutes(app, deps);
   await registerOpenApiRoutes(app);
   if (opts.adminToken) adminRoutes(app, deps);

@@ -1,3 +1,4 @@
+import { operations } from '@mailsvc/contract/api';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError, type ErrorCode, type ErrorDetail, errorCatalogue } from '../errors.js';
@@ -49,7 +50,13 @@ function fromFastifyError(err: FastifyError): ApiError | null {
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const apiError = err instanceof ApiError ? err : fromFastifyError(err);
+    let apiError = err instanceof ApiError ? err : fromFastifyError(err);
+    // An operation may word its body-validation refusal itself (the seed's for resubscribe).
+    const operationId = req.routeOptions?.config?.operationId;
+    const worded = operationId ? (operations[operationId] as { invalidRequestMessage?: string }) : undefined;
+    if (err.validation && apiError && worded?.invalidRequestMessage) {
+      apiError = new ApiError('invalid_request', worded.invalidRequestMessage, apiError.details);
+    }
     if (apiError) {
       if (apiError.headers) reply.headers(apiError.headers);
       return sendError(reply, apiError.code, apiError.message, apiError.details);

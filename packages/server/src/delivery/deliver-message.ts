@@ -6,7 +6,7 @@ import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js'
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
 import { maskEmail } from '../domain/email.js';
-import { recipientRefusal } from '../domain/recipients/eligibility.js';
+import { recipientRefusal } from '../domain/recipients/state.js';
 import { newId } from '../ids.js';
 import { type DkimKey, signMessage } from './dkim.js';
 import { buildMime } from './mime.js';

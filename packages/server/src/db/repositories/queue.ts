@@ -1,8 +1,9 @@
 // The messages table as a queue: claim a batch with FOR UPDATE SKIP LOCKED under a lease, record
 // each attempt's outcome in one statement. Every time comes from the caller's clock.
 import { sql } from 'kysely';
-import type { RecipientState } from '../../domain/recipients/eligibility.js';
+import { type RecipientState, toRecipientState } from '../../domain/recipients/state.js';
 import type { Db, MessageStatus, TemplateCategory } from '../schema.js';
+import { recordHardBounce } from './recipients.js';
 
 export interface ClaimedMessage {
   id: string;
@@ -48,10 +49,8 @@ interface ClaimRow {
   project_name: string;
   support_email: string | null;
   environment_name: string;
-  recipient: Record<string, string | null> | null;
+  recipient: { [K in keyof RecipientState]: string | null } | null;
 }
-
-const date = (v: string | null | undefined) => (v ? new Date(v) : null);
 
 /**
  * Messages whose lease ran out (their worker died) first, oldest lease first, then due
@@ -113,15 +112,7 @@ export async function claimMessages(
     projectName: r.project_name,
     supportEmail: r.support_email,
     environmentName: r.environment_name,
-    recipient: r.recipient
-      ? {
-          unsubscribedAt: date(r.recipient.unsubscribedAt),
-          resubscribedAt: date(r.recipient.resubscribedAt),
-          complainedAt: date(r.recipient.complainedAt),
-          cooldownUntil: date(r.recipient.cooldownUntil),
-          suppressedUntil: date(r.recipient.suppressedUntil),
-        }
-      : null,
+    recipient: toRecipientState(r.recipient),
   }));
 }
 
@@ -141,7 +132,6 @@ export interface AttemptRecord {
 }
 
 const FINAL = new Set(['sent', 'bounced', 'failed', 'suppressed', 'expired']);
-const DAY_MS = 86_400_000;
 
 /**
  * Many outcomes in one statement (the worker batches them): each message's new status (template
@@ -203,29 +193,6 @@ export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> 
     if (recorded) await recordHardBounce(trx, r.messageId, r.now);
     return recorded!;
   });
-}
-
-/**
- * bounce_streak counts hard bounces each within 30 days of the previous one: the cooldown is
- * 24 h doubled per further bounce, and the third makes the address suppressed for 30 days.
- */
-async function recordHardBounce(db: Db, messageId: string, now: Date): Promise<void> {
-  const since = new Date(now.getTime() - 30 * DAY_MS);
-  await sql`
-    INSERT INTO recipients AS r (environment_id, tenant_id, email, hard_bounce_count, bounce_streak,
-                                 last_hard_bounce_at, cooldown_until, created_at, updated_at)
-    SELECT environment_id, tenant_id, to_email, 1, 1, ${now}, ${now}::timestamptz + interval '24 hours',
-           ${now}, ${now}
-    FROM messages WHERE id = ${messageId}
-    ON CONFLICT (environment_id, email) DO UPDATE SET
-      hard_bounce_count = r.hard_bounce_count + 1,
-      bounce_streak = CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END,
-      last_hard_bounce_at = ${now},
-      cooldown_until = ${now}::timestamptz + interval '24 hours' *
-        power(2, LEAST(CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak ELSE 0 END, 10)),
-      suppressed_until = CASE WHEN r.last_hard_bounce_at > ${since} AND r.bounce_streak + 1 >= 3
-                              THEN ${now}::timestamptz + interval '30 days' ELSE r.suppressed_until END,
-      updated_at = ${now}`.execute(db);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Recipient consent state (per environment and normalised address).
 import { sql } from 'kysely';
+import { BOUNCE_POLICY, type BouncePolicy } from '../../domain/recipients/state.js';
 import type { Db } from '../schema.js';
 
 /** The environment and its project's name, or undefined when it (or its project or tenant) is deleted. */
@@ -58,6 +59,103 @@ export async function markUnsubscribed(
         .where(
           sql<boolean>`NOT (recipients.unsubscribed_at IS NOT NULL AND (recipients.resubscribed_at IS NULL OR recipients.resubscribed_at < recipients.unsubscribed_at))`,
         ),
+    )
+    .returning('email')
+    .execute();
+  return rows.length > 0;
+}
+
+/**
+ * A hard bounce of a message's recipient, in the message's environment: the lifetime count rises;
+ * bounce_streak counts bounces each within the policy's window of the previous one; the cooldown
+ * is the policy's hours doubled per earlier bounce of the streak; the streak's Nth bounce
+ * (suppressAfterBounces) suppresses the address for suppressionDays. Works with or without a
+ * delivery claim (the worker's SMTP reply, a DSN, a relay event). No-op for an unknown message.
+ */
+export async function recordHardBounce(
+  db: Db,
+  messageId: string,
+  now: Date,
+  policy: BouncePolicy = BOUNCE_POLICY,
+): Promise<void> {
+  const since = new Date(now.getTime() - policy.streakWindowDays * 86_400_000);
+  const cooldown = sql`make_interval(hours => ${policy.cooldownHours})`;
+  await sql`
+    INSERT INTO recipients AS r (environment_id, tenant_id, email, hard_bounce_count, bounce_streak,
+                                 last_hard_bounce_at, cooldown_until, suppressed_until, created_at, updated_at)
+    SELECT environment_id, tenant_id, to_email, 1, 1, ${now}, ${now}::timestamptz + ${cooldown},
+           CASE WHEN ${policy.suppressAfterBounces}::int <= 1
+                THEN ${now}::timestamptz + make_interval(days => ${policy.suppressionDays}) END,
+           ${now}, ${now}
+    FROM messages WHERE id = ${messageId}
+    ON CONFLICT (environment_id, email) DO UPDATE SET
+      hard_bounce_count = r.hard_bounce_count + 1,
+      bounce_streak = CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END,
+      last_hard_bounce_at = ${now},
+      cooldown_until = ${now}::timestamptz + ${cooldown} *
+        power(2, LEAST(CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak ELSE 0 END,
+                       ${policy.maxDoublings}::int)),
+      suppressed_until = CASE
+        WHEN (CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END)
+             >= ${policy.suppressAfterBounces}::int
+        THEN ${now}::timestamptz + make_interval(days => ${policy.suppressionDays})
+        ELSE r.suppressed_until END,
+      updated_at = ${now}`.execute(db);
+}
+
+/**
+ * A complaint about a message, against its recipient in the message's environment: complainedAt
+ * set (the first time kept), the count raised. Every template is then refused
+ * (recipient_complained) until an operator clears it. No-op for an unknown message.
+ */
+export async function recordComplaint(db: Db, messageId: string, now: Date): Promise<void> {
+  await sql`
+    INSERT INTO recipients AS r (environment_id, tenant_id, email, complained_at, complaint_count,
+                                 created_at, updated_at)
+    SELECT environment_id, tenant_id, to_email, ${now}, 1, ${now}, ${now}
+    FROM messages WHERE id = ${messageId}
+    ON CONFLICT (environment_id, email) DO UPDATE SET
+      complained_at = COALESCE(r.complained_at, ${now}),
+      complaint_count = r.complaint_count + 1,
+      updated_at = ${now}`.execute(db);
+}
+
+/** The whole recipients row of an address in one environment, or undefined when it has none. */
+export async function findRecipient(db: Db, environmentId: string, email: string) {
+  return db
+    .selectFrom('recipients')
+    .select([
+      'unsubscribed_at as unsubscribedAt',
+      'resubscribed_at as resubscribedAt',
+      'complained_at as complainedAt',
+      'cooldown_until as cooldownUntil',
+      'suppressed_until as suppressedUntil',
+      'hard_bounce_count as hardBounceCount',
+      'complaint_count as complaintCount',
+    ])
+    .where('environment_id', '=', environmentId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+/**
+ * The explicit opt-in (seed rule 3): clears a notification unsubscribe by setting resubscribed_at
+ * later than unsubscribed_at. Touches nothing else — a complaint, a cooldown or a suppression stays.
+ * Returns true when the address was unsubscribed (and now is not).
+ */
+export async function markResubscribed(
+  db: Db,
+  q: { environmentId: string; email: string },
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .updateTable('recipients')
+    .set({ resubscribed_at: now, updated_at: now })
+    .where('environment_id', '=', q.environmentId)
+    .where('email', '=', q.email)
+    .where('unsubscribed_at', 'is not', null)
+    .where((eb) =>
+      eb.or([eb('resubscribed_at', 'is', null), eb('resubscribed_at', '<', eb.ref('unsubscribed_at'))]),
     )
     .returning('email')
     .execute();

@@ -1,5 +1,6 @@
 // The reads (one round trip) and the accept (one statement for a batch of sends) of POST /v1/send.
 import { sql } from 'kysely';
+import { type RecipientState, toRecipientState } from '../../domain/recipients/state.js';
 import type { Db, TemplateCategory } from '../schema.js';
 
 export async function findIdempotencyRecord(db: Db, environmentId: string, key: string, now: Date) {
@@ -20,20 +21,12 @@ export interface SendingDomainRow {
   environmentId: string | null;
 }
 
-export interface RecipientRow {
-  unsubscribedAt: Date | null;
-  resubscribedAt: Date | null;
-  complainedAt: Date | null;
-  cooldownUntil: Date | null;
-  suppressedUntil: Date | null;
-}
-
 export interface SendContext {
   /** The live record of the Idempotency-Key, when one was sent and is held. */
   idempotency: { requestSha256: Buffer; messageId: string } | undefined;
   /** Custom sending domains of the scope, oldest first. */
   domains: SendingDomainRow[];
-  recipient: RecipientRow | undefined;
+  recipient: RecipientState | null;
 }
 
 export interface SendContextQuery {
@@ -106,15 +99,7 @@ export async function readSendContexts(db: Db, queries: readonly SendContextQuer
           ? { requestSha256: row.requestSha256, messageId: row.messageId }
           : undefined,
       domains: row.domains,
-      recipient: row.hasRecipient
-        ? {
-            unsubscribedAt: row.unsubscribedAt,
-            resubscribedAt: row.resubscribedAt,
-            complainedAt: row.complainedAt,
-            cooldownUntil: row.cooldownUntil,
-            suppressedUntil: row.suppressedUntil,
-          }
-        : undefined,
+      recipient: row.hasRecipient ? toRecipientState(row) : null,
     };
   }
   // filter() skips holes: an index missing from the rows shows as a shorter list.

@@ -16,7 +16,7 @@ import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { checkDisplayName, maskEmail, parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
-import { type Refusal, recipientRefusal } from '../recipients/eligibility.js';
+import { type Refusal, recipientRefusal } from '../recipients/state.js';
 import { requestDigest } from './canonical-json.js';
 
 const REFUSAL_MESSAGES: Record<Refusal, string> = {

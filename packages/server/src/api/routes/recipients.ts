@@ -1,0 +1,34 @@
+import type { GetMessageRequest, RecipientStatusRequest, ResubscribeRequest } from '@mailsvc/contract/api';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { getMessage } from '../../domain/messages/get-message.js';
+import { getRecipientStatus } from '../../domain/recipients/get-recipient-status.js';
+import { resubscribeRecipient } from '../../domain/recipients/resubscribe-recipient.js';
+import { authOf } from '../auth-hook.js';
+import { apiRoute } from '../route.js';
+
+const ACCESS = ['trial', 'project', 'environment'] as const;
+
+export function recipientRoutes(app: FastifyInstance, deps: Deps) {
+  apiRoute(app, 'getRecipientStatus', {
+    access: ACCESS,
+    handler: async (req) => ({
+      ok: true,
+      ...(await getRecipientStatus(deps, authOf(req), req.body as RecipientStatusRequest)),
+    }),
+  });
+  apiRoute(app, 'resubscribeRecipient', {
+    access: ACCESS,
+    handler: async (req) => ({
+      ok: true,
+      ...(await resubscribeRecipient(deps, authOf(req), req.body as ResubscribeRequest)),
+    }),
+  });
+  apiRoute(app, 'getMessage', {
+    access: ACCESS,
+    handler: async (req) => ({
+      ok: true,
+      ...(await getMessage(deps, authOf(req), req.body as GetMessageRequest)),
+    }),
+  });
+}

@@ -1,0 +1,72 @@
+// POST /v1/messages/get (extension, DESIGN.md §5): one message of the key's environment — its
+// metadata and its event timeline, never content. Another environment's message is not found.
+import type { GetMessageRequest, GetMessageResponse, MessageEvent } from '@mailsvc/contract/api';
+import { findMessage, listMessageEvents } from '../../db/repositories/messages.js';
+import { ApiError } from '../../errors.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import type { Deps } from '../deps.js';
+import { maskEmail } from '../email.js';
+import { toMessageSummary } from './message-summary.js';
+
+const EVENT_TYPES = new Set<MessageEvent['type']>([
+  'accepted',
+  'deferred',
+  'sent',
+  'delivered',
+  'bounced',
+  'complained',
+  'suppressed',
+  'expired',
+  'failed',
+]);
+
+/** The fields of an event's details the timeline shows; anything else stays in the database. */
+function toEvent(row: {
+  type: string;
+  details: Record<string, unknown>;
+  created_at: Date;
+}): MessageEvent | null {
+  if (!EVENT_TYPES.has(row.type as MessageEvent['type'])) return null;
+  const d = row.details ?? {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+  const event: MessageEvent = { type: row.type as MessageEvent['type'], at: row.created_at.toISOString() };
+  const smtpCode = int(d.smtpCode);
+  const enhancedCode = str(d.enhancedCode);
+  const response = str(d.response);
+  const attempt = int(d.attempt);
+  const nextAttemptAt = str(d.nextAttemptAt);
+  const reason = str(d.reason);
+  if (smtpCode !== undefined) event.smtpCode = smtpCode;
+  if (enhancedCode !== undefined) event.enhancedCode = enhancedCode;
+  if (response !== undefined) event.response = response;
+  if (attempt !== undefined && attempt >= 1) event.attempt = attempt;
+  if (nextAttemptAt !== undefined) event.nextAttemptAt = nextAttemptAt;
+  if (reason !== undefined) event.reason = reason;
+  return event;
+}
+
+export async function getMessage(
+  deps: Deps,
+  auth: AuthContext,
+  input: GetMessageRequest,
+): Promise<Omit<GetMessageResponse, 'ok'>> {
+  const notFound = () =>
+    new ApiError('message_not_found', 'No message with this id in the key’s environment.', [
+      { path: '/messageId', message: 'no such message in this environment' },
+    ]);
+  if (!/^msg_[0-9A-HJKMNP-TV-Z]{26}$/.test(input.messageId)) throw notFound();
+  const row = await findMessage(deps.db, auth.environmentId, input.messageId);
+  if (!row) throw notFound();
+  const events = await listMessageEvents(deps.db, row.tenant_id, row.id);
+  return {
+    message: {
+      ...toMessageSummary(row),
+      emailMasked: maskEmail(row.to_email),
+      category: row.category,
+      attempts: row.attempts,
+      expiresAt: row.expires_at.toISOString(),
+    },
+    events: events.map(toEvent).filter((e): e is MessageEvent => e !== null),
+  };
+}
