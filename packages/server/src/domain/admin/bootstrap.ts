@@ -21,7 +21,10 @@ export interface DemoScope {
 
 /** Ensures the demo plan, tenant, project and environment exist; safe to run any number of times. */
 export async function ensureDemo(deps: AdminDeps): Promise<DemoScope> {
-  return deps.db.transaction().execute(async (trx) => {
+  // Inside an admin command's transaction already, or a transaction of its own.
+  const inTransaction = <T>(fn: (trx: AdminDeps['db']) => Promise<T>) =>
+    deps.db.isTransaction ? fn(deps.db) : deps.db.transaction().execute(fn);
+  return inTransaction(async (trx) => {
     const now = deps.clock.now();
     await trx
       .insertInto('plans')

@@ -20,6 +20,18 @@ import {
   showUsage,
 } from './keys-domains-usage.js';
 import {
+  ClearComplaintInput,
+  clearComplaint,
+  ListAuditInput,
+  listAudit,
+  ShowRecipientInput,
+  SuppressRecipientInput,
+  showRecipient,
+  suppressRecipient,
+  UnsuppressRecipientInput,
+  unsuppressRecipient,
+} from './recipients.js';
+import {
   type AdminDeps,
   CreateEnvironmentInput,
   CreatePlanInput,
@@ -63,13 +75,16 @@ export interface AdminCommand<S extends TObject = TObject> {
   run(deps: AdminUseCaseDeps, input: Static<S>, actor: string): Promise<Record<string, unknown>>;
 }
 
-// Every admin change clears this process's key cache, so its effect on authentication is
-// immediate here; other replicas see it when their cache entries expire (≤ 5 s).
+// Every admin command runs in one transaction, so a change and its audit event are written
+// together or not at all. Every admin change clears this process's key cache, so its effect on
+// authentication is immediate here; other replicas see it when their cache entries expire (≤ 5 s).
 const command = <S extends TObject>(c: AdminCommand<S>): AdminCommand =>
   ({
     ...c,
     async run(deps, input, actor) {
-      const result = await c.run(deps, input as Static<S>, actor);
+      const result = await deps.db
+        .transaction()
+        .execute((trx) => c.run({ ...deps, db: trx }, input as Static<S>, actor));
       deps.keyCache?.clear();
       return result;
     },
@@ -171,5 +186,30 @@ export const adminCommands: Record<string, AdminCommand> = {
     summary: "Show a tenant's usage this month",
     input: ShowUsageInput,
     run: showUsage,
+  }),
+  'recipients.show': command({
+    summary: "Show a recipient's state and recent messages in an environment",
+    input: ShowRecipientInput,
+    run: showRecipient,
+  }),
+  'recipients.suppress': command({
+    summary: 'Refuse every template to a recipient for --days days (default 30), audited',
+    input: SuppressRecipientInput,
+    run: suppressRecipient,
+  }),
+  'recipients.unsuppress': command({
+    summary: "End a recipient's cooldown and suppression and restart its bounce streak, audited",
+    input: UnsuppressRecipientInput,
+    run: unsuppressRecipient,
+  }),
+  'recipients.clear-complaint': command({
+    summary: "Clear a recipient's complaint so it may be mailed again, audited",
+    input: ClearComplaintInput,
+    run: clearComplaint,
+  }),
+  'audit.list': command({
+    summary: "A tenant's audit events, newest first (--since ISO, --limit N up to 1000)",
+    input: ListAuditInput,
+    run: listAudit,
   }),
 };
