@@ -104,8 +104,8 @@ const spec = {
   },
   MAILSVC_BOUNCE_DOMAIN: {
     description:
-      'Domain of the VERP bounce address (Return-Path bounces+<messageId>@ this domain). Publish SPF for your relay on it. (Reading bounces that arrive there later is not built yet.)',
-    default: (c: Record<string, unknown>) => c.MAILSVC_DEFAULT_SENDING_DOMAIN,
+      'Domain of the VERP bounce address (Return-Path bounces+<messageId>.<tag>@ this domain; the tag, an HMAC of the message id, makes the address unforgeable). Publish SPF for your relay on it. (Reading bounces that arrive there later is not built yet.)',
+    default: (c: Record<string, unknown>) => c.MAILSVC_DEFAULT_SENDING_DOMAIN as string,
     defaultLabel: 'MAILSVC_DEFAULT_SENDING_DOMAIN',
     parse: domainName,
   },

@@ -6,6 +6,7 @@ import { claimMessages } from '../src/db/repositories/queue.js';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { verifyUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
+import { messageIdFromVerp } from '../src/domain/feedback/verp.js';
 import {
   backend,
   bearer,
@@ -98,7 +99,9 @@ describe('delivery outcomes', () => {
     const [mail] = receivedFor(to);
     expect(mail).toBeDefined();
     const parsed = mail!.parsed;
-    expect(mail!.mailFrom).toBe(`bounces+${id}@mailsvc.test`);
+    // The envelope sender is a signed VERP address that names this message and no other.
+    expect(mail!.mailFrom).toMatch(new RegExp(`^bounces\\+${id}\\.[0-9a-f]{16}@mailsvc\\.test$`));
+    expect(messageIdFromVerp(h.runtime.deps.keys.verp, mail!.mailFrom)).toBe(id);
     expect(parsed.messageId).toBe(`<${id}@mailsvc.test>`);
     expect(parsed.headers.get('x-mailsvc-message-id')).toBe(id);
     expect(parsed.subject).toBe('Your login code');

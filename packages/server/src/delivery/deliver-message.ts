@@ -6,6 +6,7 @@ import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js'
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
 import { maskEmail } from '../domain/email.js';
+import { verpAddress } from '../domain/feedback/verp.js';
 import { recipientRefusal } from '../domain/recipients/state.js';
 import { newId } from '../ids.js';
 import { type DkimKey, signMessage } from './dkim.js';
@@ -47,8 +48,9 @@ export function unsubscribeUrl(deps: Pick<Deps, 'config' | 'keys'>, m: ClaimedMe
   return `${deps.config.MAILSVC_PUBLIC_URL}/u/${token}`;
 }
 
-function bounceAddress(deps: Pick<Deps, 'config'>, messageId: string): string {
-  return `bounces+${messageId}@${deps.config.MAILSVC_BOUNCE_DOMAIN}`;
+/** The envelope sender: a signed VERP address on the bounce domain (domain/feedback/verp.ts). */
+function bounceAddress(deps: Pick<Deps, 'config' | 'keys'>, messageId: string): string {
+  return verpAddress(deps.keys.verp, messageId, deps.config.MAILSVC_BOUNCE_DOMAIN);
 }
 
 /** What the transport's answer means for the message. */

@@ -13,6 +13,8 @@ import type { AuthFailureLimiter } from './auth/rate-limit.js';
 export interface ServiceKeys {
   /** HMAC-SHA256 key of unsubscribe tokens. */
   unsubscribe: Buffer;
+  /** HMAC-SHA256 key of the tags in VERP bounce addresses (domain/feedback/verp.ts). */
+  verp: Buffer;
 }
 
 /** What every use-case is given, wired once at start-up (never imported as globals). */

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { newId } from '../../ids.js';
+import { messageIdFromVerp, verpAddress } from './verp.js';
+
+const key = randomBytes(32);
+
+describe('signed VERP addresses', () => {
+  it('name the message they were minted for, within 64 characters of local part', () => {
+    const id = newId('msg');
+    const address = verpAddress(key, id, 'bounces.example.com');
+    expect(address).toMatch(/^bounces\+msg_[0-9A-Z]{26}\.[0-9a-f]{16}@bounces\.example\.com$/);
+    expect(address.split('@')[0]!.length).toBeLessThanOrEqual(64);
+    expect(messageIdFromVerp(key, address)).toBe(id);
+  });
+
+  it('survive a mail system changing the letter case', () => {
+    const id = newId('msg');
+    const address = verpAddress(key, id, 'bounces.example.com');
+    expect(messageIdFromVerp(key, address.toLowerCase())).toBe(id);
+    expect(messageIdFromVerp(key, address.toUpperCase())).toBe(id);
+  });
+
+  it('refuse a forged or moved token: a guessed id, another message’s tag, another key, a bare id', () => {
+    const a = newId('msg');
+    const b = newId('msg');
+    const tagOfA = verpAddress(key, a, 'd.example').split('.')[1]!.split('@')[0];
+    expect(messageIdFromVerp(key, `bounces+${b}.${tagOfA}@d.example`)).toBeNull();
+    expect(messageIdFromVerp(key, `bounces+${a}.0000000000000000@d.example`)).toBeNull();
+    expect(messageIdFromVerp(randomBytes(32), verpAddress(key, a, 'd.example'))).toBeNull();
+    for (const forged of [
+      `bounces+${a}@d.example`,
+      `${a}@d.example`,
+      `bounces+${a}.${tagOfA}x@d.example`,
+      `bounces+${a}.${tagOfA}`,
+      'not an address',
+      '',
+    ]) {
+      expect(messageIdFromVerp(key, forged), forged).toBeNull();
+    }
+  });
+});
