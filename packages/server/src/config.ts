@@ -143,6 +143,12 @@ const spec = {
     default: 1000,
     parse: int(10, 60_000),
   },
+  MAILSVC_RETENTION_DAYS: {
+    description:
+      'Days message metadata (status, events, idempotency records) is kept after acceptance; the worker deletes older messages that reached a final status, in batches, every 10 minutes.',
+    default: 90,
+    parse: int(1, 3650),
+  },
   MAILSVC_RETRY_DELAYS: {
     description:
       "Waits between delivery attempts after a temporary failure (SMTP 4xx, connection trouble), comma-separated; the last repeats until the message expires (security 1 h, transactional 72 h, notification 24 h). A relay's longer Retry-After wins.",

@@ -1,6 +1,7 @@
 import { type Config, loadConfig } from '../config.js';
 import { releaseAllLeases } from '../db/repositories/queue.js';
 import { createTransport } from '../delivery/create-transport.js';
+import { RetentionSweeper } from '../delivery/retention.js';
 import { inboxDir } from '../delivery/transports/capture.js';
 import { DeliveryWorker } from '../delivery/worker.js';
 import type { Deps } from '../domain/deps.js';
@@ -47,6 +48,8 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
     pollMs: config.MAILSVC_WORKER_POLL_MS,
   });
   worker.start();
+  const retention = new RetentionSweeper(deps);
+  retention.start();
   let description: string;
   if (config.MAILSVC_SMTP_URL) {
     const url = new URL(config.MAILSVC_SMTP_URL);
@@ -59,6 +62,7 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
     description,
     async stop() {
       await worker.stop();
+      await retention.stop();
       await transport.close();
     },
   };

@@ -1,0 +1,70 @@
+// The retention sweep, run by every worker process: at start and then every interval, deletes
+// message metadata older than MAILSVC_RETENTION_DAYS and expired idempotency records, in batches,
+// a bounded number per run so a large backlog is worked off over several runs.
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { deleteExpiredIdempotencyKeys, deleteMessagesBefore } from '../db/repositories/retention.js';
+import type { Deps } from '../domain/deps.js';
+
+export const RETENTION_BATCH = 500;
+const MAX_BATCHES_PER_RUN = 20;
+const DAY_MS = 86_400_000;
+
+export interface SweepResult {
+  messages: number;
+  idempotencyKeys: number;
+}
+
+/** One run: batches until one comes back short or the run's allowance is spent. */
+export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<SweepResult> {
+  const now = deps.clock.now();
+  const before = new Date(now.getTime() - deps.config.MAILSVC_RETENTION_DAYS * DAY_MS);
+  const result: SweepResult = { messages: 0, idempotencyKeys: 0 };
+  for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+    const n = await deleteMessagesBefore(deps.db, before, RETENTION_BATCH);
+    result.messages += n;
+    if (n < RETENTION_BATCH) break;
+  }
+  for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+    const n = await deleteExpiredIdempotencyKeys(deps.db, now, RETENTION_BATCH);
+    result.idempotencyKeys += n;
+    if (n < RETENTION_BATCH) break;
+  }
+  return result;
+}
+
+export class RetentionSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>,
+    private readonly intervalMs = 10 * 60_000,
+  ) {}
+
+  start(): void {
+    this.tick();
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private tick(): void {
+    if (this.running) return;
+    this.running = sweepOnce(this.deps)
+      .then((r) => {
+        if (r.messages + r.idempotencyKeys > 0) this.deps.log.info(r, 'retention: deleted old records');
+      })
+      .catch((err) =>
+        isDatabaseUnavailable(err)
+          ? this.deps.log.warn({ err }, 'retention: database unavailable; trying at the next run')
+          : this.deps.log.error({ err }, 'retention sweep failed'),
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+}
