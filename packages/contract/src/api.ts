@@ -198,7 +198,8 @@ export const RecipientStatus = Type.Object(
       { additionalProperties: false },
     ),
     canSendNotifications: Type.Boolean({
-      description: 'true only when a notification template would be accepted now',
+      description:
+        "true only when the recipient's state lets a notification template through now (not the environment's sending status or quota)",
     }),
   },
   { additionalProperties: false },

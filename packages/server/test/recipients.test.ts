@@ -155,6 +155,70 @@ describe('POST /v1/recipients/status', () => {
     }
   });
 
+  it('counts a complaint once per message: a repeated report changes nothing, the timeline shows it', async () => {
+    const to = 'twice-angry@example.com';
+    const id = await sent(to);
+    h.clock.advance(1000);
+    expect(await recordComplaint(h.runtime.deps.db, id, h.clock.now())).toBe(true);
+    expect(await recordComplaint(h.runtime.deps.db, id, h.clock.now())).toBe(false);
+    const r = (await status(to)).json();
+    expect(r.recipient.delivery.complaintCount).toBe(1);
+    expect(r.messages[0]).toMatchObject({ messageId: id, status: 'complained' });
+    const timeline = await post('/v1/messages/get', s.apiKey, { messageId: id });
+    expect(timeline.json().events.map((e: { type: string }) => e.type)).toEqual(['accepted', 'complained']);
+  });
+
+  it('restarts the streak for a bounce more than 30 days after the previous one (24 h again, no suppression)', async () => {
+    const to = 'slow-bouncer@example.com';
+    for (let i = 0; i < 3; i++) {
+      const id = await sent(to);
+      await recordHardBounce(h.runtime.deps.db, id, h.clock.now());
+      h.clock.advance(31 * 24 * HOUR);
+    }
+    h.clock.advance(-31 * 24 * HOUR);
+    const r = (await status(to)).json().recipient;
+    expect(r).toMatchObject({
+      state: 'cooldown',
+      delivery: {
+        hardBounceCount: 3,
+        cooldownUntil: new Date(h.clock.now().getTime() + 24 * HOUR).toISOString(),
+      },
+    });
+    h.clock.advance(31 * 24 * HOUR);
+  });
+
+  it('never shortens a longer suppression or cooldown with a later bounce (an operator’s 365 days stay)', async () => {
+    const to = 'held@example.com';
+    for (let i = 0; i < 2; i++) {
+      await recordHardBounce(h.runtime.deps.db, await sent(to), h.clock.now());
+      h.clock.advance(3 * 24 * HOUR);
+    }
+    await h.admin('recipients.suppress', { environment: s.environmentId, email: to, days: 365 });
+    const until = (
+      await h.runtime.deps.db
+        .selectFrom('recipients')
+        .select('suppressed_until')
+        .where('environment_id', '=', s.environmentId)
+        .where('email', '=', to)
+        .executeTakeFirstOrThrow()
+    ).suppressed_until;
+    // The third bounce of the streak (reported later, e.g. a DSN for an earlier message).
+    const earlier = await h.runtime.deps.db
+      .selectFrom('messages')
+      .select('id')
+      .where('to_email', '=', to)
+      .executeTakeFirstOrThrow();
+    await recordHardBounce(h.runtime.deps.db, earlier.id, h.clock.now());
+    const after = await h.runtime.deps.db
+      .selectFrom('recipients')
+      .select(['suppressed_until', 'hard_bounce_count'])
+      .where('environment_id', '=', s.environmentId)
+      .where('email', '=', to)
+      .executeTakeFirstOrThrow();
+    expect(after.hard_bounce_count).toBe(3);
+    expect(after.suppressed_until).toEqual(until);
+  });
+
   it("keeps environments apart: another environment's recipient state and messages are not shown", async () => {
     const other = await seedScope(h);
     const id = await sent('shared@example.com', 'login-code', other.apiKey);

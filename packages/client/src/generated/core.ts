@@ -199,7 +199,7 @@ export interface GetRecipientStatusResult {
       complainedAt: (string | null)
     }
     /**
-     * true only when a notification template would be accepted now
+     * true only when the recipient's state lets a notification template through now (not the environment's sending status or quota)
      */
     canSendNotifications: boolean
   }

@@ -60,7 +60,10 @@ async function ensureDevKey(deps: Deps, dataDir: string): Promise<string> {
       if (!(err instanceof ApiError)) throw err;
     }
   }
-  const { apiKey } = await createKey(deps, { environment: scope.environmentId }, 'system:start');
+  // The key and its audit event together, as every admin change.
+  const { apiKey } = await deps.db
+    .transaction()
+    .execute((trx) => createKey({ ...deps, db: trx }, { environment: scope.environmentId }, 'system:start'));
   writeSecretFile(dataDir, DEV_KEY_FILE, apiKey);
   return apiKey;
 }

@@ -1,6 +1,7 @@
 // Recipient consent state (per environment and normalised address).
 import { sql } from 'kysely';
 import { BOUNCE_POLICY, type BouncePolicy } from '../../domain/recipients/state.js';
+import { newId } from '../../ids.js';
 import type { Db } from '../schema.js';
 
 /** The environment and its project's name, or undefined when it (or its project or tenant) is deleted. */
@@ -69,8 +70,11 @@ export async function markUnsubscribed(
  * A hard bounce of a message's recipient, in the message's environment: the lifetime count rises;
  * bounce_streak counts bounces each within the policy's window of the previous one; the cooldown
  * is the policy's hours doubled per earlier bounce of the streak; the streak's Nth bounce
- * (suppressAfterBounces) suppresses the address for suppressionDays. Works with or without a
- * delivery claim (the worker's SMTP reply, a DSN, a relay event). No-op for an unknown message.
+ * (suppressAfterBounces) suppresses the address for suppressionDays. A cooldown or suppression
+ * already running longer (an operator's `recipients suppress --days 365`) is never shortened.
+ * Works with or without a delivery claim; each call is one bounce, so a caller must record a
+ * message's bounce once (the worker's claim token does; a report intake must check the message's
+ * status first). No-op for an unknown message.
  */
 export async function recordHardBounce(
   db: Db,
@@ -92,32 +96,43 @@ export async function recordHardBounce(
       hard_bounce_count = r.hard_bounce_count + 1,
       bounce_streak = CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END,
       last_hard_bounce_at = ${now},
-      cooldown_until = ${now}::timestamptz + ${cooldown} *
+      cooldown_until = GREATEST(r.cooldown_until, ${now}::timestamptz + ${cooldown} *
         power(2, LEAST(CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak ELSE 0 END,
-                       ${policy.maxDoublings}::int)),
+                       ${policy.maxDoublings}::int))),
       suppressed_until = CASE
         WHEN (CASE WHEN r.last_hard_bounce_at > ${since} THEN r.bounce_streak + 1 ELSE 1 END)
              >= ${policy.suppressAfterBounces}::int
-        THEN ${now}::timestamptz + make_interval(days => ${policy.suppressionDays})
+        THEN GREATEST(r.suppressed_until, ${now}::timestamptz + make_interval(days => ${policy.suppressionDays}))
         ELSE r.suppressed_until END,
       updated_at = ${now}`.execute(db);
 }
 
 /**
- * A complaint about a message, against its recipient in the message's environment: complainedAt
- * set (the first time kept), the count raised. Every template is then refused
- * (recipient_complained) until an operator clears it. No-op for an unknown message.
+ * A complaint about a message, against its recipient in the message's environment: the message
+ * becomes `complained`, complainedAt is set (the first time kept) and the count raised. Every
+ * template is then refused (recipient_complained) until an operator clears it. Once per message:
+ * a repeated report of the same message changes nothing (returns false). No-op for an unknown one.
  */
-export async function recordComplaint(db: Db, messageId: string, now: Date): Promise<void> {
-  await sql`
+export async function recordComplaint(db: Db, messageId: string, now: Date): Promise<boolean> {
+  const { rows } = await sql<{ email: string }>`
+    WITH reported AS (
+      UPDATE messages SET status = 'complained', updated_at = ${now}
+      WHERE id = ${messageId} AND status <> 'complained'
+      RETURNING id, environment_id, tenant_id, to_email
+    ), event AS (
+      INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
+      SELECT ${newId('evt', now.getTime())}, id, tenant_id, 'complained', '{}'::jsonb, ${now} FROM reported
+    )
     INSERT INTO recipients AS r (environment_id, tenant_id, email, complained_at, complaint_count,
                                  created_at, updated_at)
     SELECT environment_id, tenant_id, to_email, ${now}, 1, ${now}, ${now}
-    FROM messages WHERE id = ${messageId}
+    FROM reported
     ON CONFLICT (environment_id, email) DO UPDATE SET
       complained_at = COALESCE(r.complained_at, ${now}),
       complaint_count = r.complaint_count + 1,
-      updated_at = ${now}`.execute(db);
+      updated_at = ${now}
+    RETURNING r.email`.execute(db);
+  return rows.length > 0;
 }
 
 /** The whole recipients row of an address in one environment, or undefined when it has none. */

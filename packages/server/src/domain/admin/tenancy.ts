@@ -125,7 +125,7 @@ export const CreatePlanInput = Strict({
   rateLimitPerSecond: Type.Optional(RateLimitPerSecond),
   rateLimitBurst: Type.Optional(RateLimitBurst),
 });
-export async function createPlan(deps: AdminDeps, input: Static<typeof CreatePlanInput>) {
+export async function createPlan(deps: AdminDeps, input: Static<typeof CreatePlanInput>, actor: string) {
   const now = deps.clock.now();
   const perSecond = input.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT.perSecond;
   const burst = input.rateLimitBurst ?? Math.max(perSecond, DEFAULT_RATE_LIMIT.burst);
@@ -145,6 +145,18 @@ export async function createPlan(deps: AdminDeps, input: Static<typeof CreatePla
     .returningAll()
     .executeTakeFirst();
   if (!plan) throw new ApiError('conflict', `Plan ${input.id} already exists; use plans update.`);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: null,
+      actor,
+      action: 'plan.created',
+      targetType: 'plan',
+      targetId: plan.id,
+      details: { ...input },
+    },
+    deps.clock.now(),
+  );
   return { plan: planRecord(plan) };
 }
 
@@ -155,7 +167,7 @@ export const UpdatePlanInput = Strict({
   rateLimitPerSecond: Type.Optional(RateLimitPerSecond),
   rateLimitBurst: Type.Optional(RateLimitBurst),
 });
-export async function updatePlan(deps: AdminDeps, input: Static<typeof UpdatePlanInput>) {
+export async function updatePlan(deps: AdminDeps, input: Static<typeof UpdatePlanInput>, actor: string) {
   if (input.rateLimitPerSecond !== undefined || input.rateLimitBurst !== undefined) {
     const current = await requirePlan(deps.db, input.id);
     checkRateLimits(
@@ -181,6 +193,18 @@ export async function updatePlan(deps: AdminDeps, input: Static<typeof UpdatePla
       throw err;
     });
   if (!plan) throw notFound('plan', input.id);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: null,
+      actor,
+      action: 'plan.updated',
+      targetType: 'plan',
+      targetId: plan.id,
+      details: { ...input },
+    },
+    deps.clock.now(),
+  );
   return { plan: planRecord(plan) };
 }
 
