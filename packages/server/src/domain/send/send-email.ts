@@ -22,7 +22,7 @@ import { requestDigest } from './canonical-json.js';
 const REFUSAL_MESSAGES: Record<Refusal, string> = {
   recipient_complained: 'The recipient marked earlier mail as spam; nothing more is sent to them.',
   recipient_unsubscribed: 'The recipient unsubscribed from notifications.',
-  recipient_suppressed: 'The recipient address bounced recently and is paused.',
+  recipient_suppressed: 'The recipient address is in a bounce cooldown or suppressed; check its status.',
 };
 
 export interface SendInput {
