@@ -233,20 +233,23 @@ export const GetMessageRequest = Type.Object(
 );
 export type GetMessageRequest = Static<typeof GetMessageRequest>;
 
+/** The events a message's timeline shows (POST /v1/messages/get). */
+export const MESSAGE_EVENT_TYPES = [
+  'accepted',
+  'deferred',
+  'sent',
+  'delivered',
+  'bounced',
+  'complained',
+  'suppressed',
+  'expired',
+  'failed',
+] as const;
+
 export const MessageEvent = Type.Object(
   {
     type: Type.Union(
-      [
-        Type.Literal('accepted'),
-        Type.Literal('deferred'),
-        Type.Literal('sent'),
-        Type.Literal('delivered'),
-        Type.Literal('bounced'),
-        Type.Literal('complained'),
-        Type.Literal('suppressed'),
-        Type.Literal('expired'),
-        Type.Literal('failed'),
-      ],
+      MESSAGE_EVENT_TYPES.map((t) => Type.Literal(t)),
       { description: 'what happened' },
     ),
     at: Timestamp,
@@ -302,6 +305,9 @@ export const API_KEY_ERRORS = [
   'internal',
 ] as const satisfies readonly CoreErrorCode[];
 
+/** What every route answers when the key's tenant trial, project or environment refuses access. */
+export const ACCESS_ERRORS = ['trial_expired', 'project_inactive', 'environment_inactive'] as const;
+
 /** What every POST with a JSON body can answer about the body as such. */
 export const JSON_BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
 
@@ -341,7 +347,7 @@ export const operations = {
     summary: "The operational quota of the key's environment",
     isBuilt: true,
     response: QuotaResponse,
-    errors: [...API_KEY_ERRORS, 'trial_expired', 'project_inactive', 'environment_inactive'],
+    errors: [...API_KEY_ERRORS, ...ACCESS_ERRORS],
     example: {
       response: {
         ok: true,
@@ -378,9 +384,7 @@ export const operations = {
     errors: [
       ...API_KEY_ERRORS,
       ...JSON_BODY_ERRORS,
-      'trial_expired',
-      'project_inactive',
-      'environment_inactive',
+      ...ACCESS_ERRORS,
       'idempotency_key_reused',
       'template_not_found',
       'template_version_not_found',
@@ -415,13 +419,7 @@ export const operations = {
     isBuilt: true,
     body: RecipientStatusRequest,
     response: RecipientStatusResponse,
-    errors: [
-      ...API_KEY_ERRORS,
-      ...JSON_BODY_ERRORS,
-      'trial_expired',
-      'project_inactive',
-      'environment_inactive',
-    ],
+    errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS],
     invalidRequestMessage: 'Invalid recipient status request: expected a valid recipient email.',
     example: {
       body: { email: 'jane@example.com', limit: 10 },
@@ -462,13 +460,7 @@ export const operations = {
     isBuilt: true,
     body: ResubscribeRequest,
     response: OkResponse,
-    errors: [
-      ...API_KEY_ERRORS,
-      ...JSON_BODY_ERRORS,
-      'trial_expired',
-      'project_inactive',
-      'environment_inactive',
-    ],
+    errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS],
     invalidRequestMessage: 'Invalid resubscribe request: expected a valid email and scope app_notifications.',
     example: { body: { email: 'jane@example.com', scope: 'app_notifications' }, response: { ok: true } },
   },
@@ -480,14 +472,7 @@ export const operations = {
     isBuilt: true,
     body: GetMessageRequest,
     response: GetMessageResponse,
-    errors: [
-      ...API_KEY_ERRORS,
-      ...JSON_BODY_ERRORS,
-      'trial_expired',
-      'project_inactive',
-      'environment_inactive',
-      'message_not_found',
-    ],
+    errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS, 'message_not_found'],
     example: {
       body: { messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5' },
       response: {

@@ -4,11 +4,12 @@
 // guessed message id, another message's tag — names no message, so nobody can suppress a stranger
 // by mailing us a fake bounce.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ULID_PATTERN } from '../../ids.js';
 
 const PREFIX = 'bounces+';
 /** 64 bits of HMAC-SHA256, lowercase hex: the local part stays within 64 characters (55). */
 const TAG_BYTES = 8;
-const LOCAL = /^bounces\+(msg_[0-9a-hjkmnp-tv-z]{26})\.([0-9a-f]{16})$/i;
+const LOCAL = new RegExp(`^bounces\\+(msg_${ULID_PATTERN})\\.([0-9a-f]{16})$`, 'i');
 
 function tagOf(key: Buffer, messageId: string): Buffer {
   return createHmac('sha256', key).update(`verp:${messageId}`).digest().subarray(0, TAG_BYTES);

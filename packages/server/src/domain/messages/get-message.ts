@@ -1,24 +1,21 @@
 // POST /v1/messages/get (extension, DESIGN.md §5): one message of the key's environment — its
 // metadata and its event timeline, never content. Another environment's message is not found.
-import type { GetMessageRequest, GetMessageResponse, MessageEvent } from '@mailsvc/contract/api';
+import {
+  type GetMessageRequest,
+  type GetMessageResponse,
+  MESSAGE_EVENT_TYPES,
+  type MessageEvent,
+} from '@mailsvc/contract/api';
 import { findMessage, listMessageEvents } from '../../db/repositories/messages.js';
 import { ApiError } from '../../errors.js';
+import { ULID_PATTERN } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
 import { toMessageSummary } from './message-summary.js';
 
-const EVENT_TYPES = new Set<MessageEvent['type']>([
-  'accepted',
-  'deferred',
-  'sent',
-  'delivered',
-  'bounced',
-  'complained',
-  'suppressed',
-  'expired',
-  'failed',
-]);
+const EVENT_TYPES = new Set<string>(MESSAGE_EVENT_TYPES);
+const MESSAGE_ID = new RegExp(`^msg_${ULID_PATTERN}$`);
 
 /** The fields of an event's details the timeline shows; anything else stays in the database. */
 function toEvent(row: {
@@ -26,7 +23,7 @@ function toEvent(row: {
   details: Record<string, unknown>;
   created_at: Date;
 }): MessageEvent | null {
-  if (!EVENT_TYPES.has(row.type as MessageEvent['type'])) return null;
+  if (!EVENT_TYPES.has(row.type)) return null;
   const d = row.details ?? {};
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
@@ -55,7 +52,7 @@ export async function getMessage(
     new ApiError('message_not_found', 'No message with this id in the key’s environment.', [
       { path: '/messageId', message: 'no such message in this environment' },
     ]);
-  if (!/^msg_[0-9A-HJKMNP-TV-Z]{26}$/.test(input.messageId)) throw notFound();
+  if (!MESSAGE_ID.test(input.messageId)) throw notFound();
   const row = await findMessage(deps.db, auth.environmentId, input.messageId);
   if (!row) throw notFound();
   const events = await listMessageEvents(deps.db, row.tenant_id, row.id);
