@@ -185,6 +185,7 @@ export async function startCluster(): Promise<Cluster> {
     DATABASE_URL: databaseUrl,
     PORT: String(apiPort),
     MAILSVC_DATA_DIR: path.join(dir, 'data'),
+    MAILSVC_INBOUND_PORT: '0',
     MAILSVC_SMTP_URL: relay.url,
     MAILSVC_PUBLIC_URL: 'https://mail.example.test',
     MAILSVC_RETRY_DELAYS: '1s,2s',

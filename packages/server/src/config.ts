@@ -104,7 +104,7 @@ const spec = {
   },
   MAILSVC_BOUNCE_DOMAIN: {
     description:
-      'Domain of the VERP bounce address (Return-Path bounces+<messageId>.<tag>@ this domain; the tag, an HMAC of the message id, makes the address unforgeable). Publish SPF for your relay on it. (Reading bounces that arrive there later is not built yet.)',
+      'Domain of the VERP bounce address (Return-Path bounces+<messageId>.<tag>@ this domain; the tag, an HMAC of the message id, makes the address unforgeable). Publish SPF for your relay on it and an MX record pointing at `mailsvc inbound` (docs/feedback.md). A verified custom sending domain uses bounces.<that domain> instead, so SPF and DMARC align.',
     default: (c: Record<string, unknown>) => c.MAILSVC_DEFAULT_SENDING_DOMAIN as string,
     defaultLabel: 'MAILSVC_DEFAULT_SENDING_DOMAIN',
     parse: domainName,
@@ -114,6 +114,30 @@ const spec = {
       'Relay the worker delivers to, e.g. smtp://user:pass@smtp.example.com:587 (STARTTLS when the server offers it; smtps:// for implicit TLS). Unset: the capture transport keeps each message as an .eml file in MAILSVC_DATA_DIR/inbox, shown at /dev/inbox.',
     parse: smtpUrl,
     secret: true,
+  },
+  MAILSVC_INBOUND_PORT: {
+    description:
+      'Port of `mailsvc inbound`, the SMTP server that reads bounces (DSNs), delivery notices and spam complaints (ARF) sent to the bounce domains; `mailsvc start` runs it too. 0 picks a free port; publish port 25 to it (docs/feedback.md).',
+    default: 2525,
+    parse: int(0, 65535),
+  },
+  MAILSVC_INBOUND_HOST: {
+    description: 'Interface `mailsvc inbound` listens on (0.0.0.0 to receive mail from the internet).',
+    default: (c: Record<string, unknown>) => c.HOST as string,
+    defaultLabel: 'HOST',
+    parse: str({ minLength: 1 }),
+  },
+  MAILSVC_INBOUND_MX_HOST: {
+    description:
+      'Host name of the machine running `mailsvc inbound`: the MX record printed for bounces.<domain> of each custom sending domain (and the one to publish for MAILSVC_BOUNCE_DOMAIN) points here.',
+    default: (c: Record<string, unknown>) => c.MAILSVC_BOUNCE_DOMAIN as string,
+    defaultLabel: 'MAILSVC_BOUNCE_DOMAIN',
+    parse: domainName,
+  },
+  MAILSVC_INBOUND_ENABLED: {
+    description: 'Whether `mailsvc start` also runs the inbound SMTP server (`mailsvc inbound` always does).',
+    default: true,
+    parse: bool,
   },
   MAILSVC_SMTP_POOL_SIZE: {
     description: 'SMTP connections the worker keeps open to the relay.',

@@ -1,7 +1,19 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
 import { encodeUlid } from '@mailsvc/contract/http';
 
-export type IdPrefix = 'ten' | 'prj' | 'env' | 'key' | 'msg' | 'ct' | 'job' | 'evt' | 'dom' | 'req';
+export type IdPrefix =
+  | 'ten'
+  | 'prj'
+  | 'env'
+  | 'key'
+  | 'msg'
+  | 'ct'
+  | 'job'
+  | 'evt'
+  | 'dom'
+  | 'req'
+  | 'frp'
+  | 'whs';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes() call per id
 // cost more than the rest of an accept's id work (measured in bench/delivery.ts profiles).

@@ -22,6 +22,8 @@ function baseEnv(dataDir: string): Record<string, string> {
     HOME: os.tmpdir(),
     MAILSVC_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Parallel test files each start a server: a free port each instead of 2525.
+    MAILSVC_INBOUND_PORT: '0',
   };
   if (backend === 'postgres') env.DATABASE_URL = process.env.TEST_DATABASE_URL!;
   return env;
@@ -85,6 +87,22 @@ afterAll(async () => {
     fs.rmSync(heldDir!, { recursive: true, force: true });
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.runIf(backend === 'pglite')('mailsvc start', () => {
+  it('also runs the inbound SMTP server for bounces and names it in the banner', async () => {
+    const m = /Inbound +smtp:\/\/([\d.]+):(\d+)/.exec(server!.output());
+    expect(m, server!.output()).not.toBeNull();
+    const greeting = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(m![2]), m![1]!);
+      socket.once('data', (d) => {
+        socket.end('QUIT\r\n');
+        resolve(d.toString());
+      });
+      socket.once('error', reject);
+    });
+    expect(greeting).toMatch(/^220 .*mailsvc inbound/);
+  });
 });
 
 describe('mailsvc admin', () => {

@@ -392,6 +392,16 @@ describe('headers and signature', () => {
     await worker.drain();
     const mail = receivedFor(to)[0]!;
     expect(mail.parsed.messageId).toMatch(new RegExp(`@${domain.replace(/\./g, '\\.')}>$`));
+    // Return-path alignment: bounces for a verified domain go to bounces.<domain> (SPF, DMARC).
+    expect(mail.mailFrom).toMatch(
+      new RegExp(`^bounces\\+msg_\\w{26}\\.[0-9a-f]{16}@bounces\\.${domain.replace(/\./g, '\\.')}$`),
+    );
+    expect(record.returnPath.record).toEqual({
+      type: 'MX',
+      name: `bounces.${domain}`,
+      priority: 10,
+      value: 'mailsvc.test',
+    });
     const resolver = async (name: string, type: string) => {
       if (type === 'TXT' && name === record.dkim.record.name) return [[record.dkim.record.value]];
       throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
@@ -421,6 +431,7 @@ describe('headers and signature', () => {
     await worker.drain();
     const mail = receivedFor(to)[0]!;
     expect(mail.parsed.headers.has('dkim-signature')).toBe(false);
+    expect(mail.mailFrom).toMatch(/@mailsvc\.test$/);
   });
 
   it('refuses to register the service default sending or bounce domain, or one of their subdomains', async () => {

@@ -1,5 +1,6 @@
 // Retention: message metadata older than MAILSVC_RETENTION_DAYS that reached a final status is
 // deleted with its events and idempotency records; everything else stays.
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteMessagesBefore } from '../src/db/repositories/retention.js';
 import { sweepOnce } from '../src/delivery/retention.js';
@@ -28,7 +29,11 @@ async function send(to: string, key: string): Promise<string> {
 const db = () => h.runtime.deps.db;
 const setStatus = (id: string, status: 'sent' | 'bounced') =>
   db().updateTable('messages').set({ status }).where('id', '=', id).execute();
-const count = async (table: 'messages' | 'message_events' | 'idempotency_keys', column: string, id: string) =>
+const count = async (
+  table: 'messages' | 'message_events' | 'idempotency_keys' | 'feedback_reports',
+  column: string,
+  id: string,
+) =>
   Number(
     (
       await db()
@@ -40,12 +45,25 @@ const count = async (table: 'messages' | 'message_events' | 'idempotency_keys', 
   );
 
 describe('retention', () => {
-  it('deletes final messages older than MAILSVC_RETENTION_DAYS with their events and keys, keeps the rest', async () => {
+  it('deletes final messages older than MAILSVC_RETENTION_DAYS with their events, keys and feedback evidence, keeps the rest', async () => {
     const oldSent = await send('old-sent@example.com', 'old-1');
     const oldBounced = await send('old-bounced@example.com', 'old-2');
     const oldQueued = await send('old-queued@example.com', 'old-3');
     await setStatus(oldSent, 'sent');
     await setStatus(oldBounced, 'bounced');
+    // The report the bounce came from, kept as evidence, goes with its message.
+    await db()
+      .insertInto('feedback_reports')
+      .values({
+        id: 'frp_01M81C1XJB7Y4KHB01G4B1P0M5',
+        message_id: oldBounced,
+        tenant_id: s.tenantId,
+        source: 'inbound',
+        report_type: 'dsn',
+        raw_gzip: gzipSync('Subject: bounce'),
+        created_at: h.clock.now(),
+      })
+      .execute();
     h.clock.advance(31 * DAY);
     const recent = await send('recent@example.com', 'recent-1');
     await setStatus(recent, 'sent');
@@ -56,6 +74,7 @@ describe('retention', () => {
       expect(await count('messages', 'id', id), id).toBe(0);
       expect(await count('message_events', 'message_id', id), id).toBe(0);
       expect(await count('idempotency_keys', 'message_id', id), id).toBe(0);
+      expect(await count('feedback_reports', 'message_id', id), id).toBe(0);
       const res = await h.request({
         method: 'POST',
         url: '/v1/messages/get',
@@ -72,7 +91,7 @@ describe('retention', () => {
     expect(result.idempotencyKeys).toBe(1);
     expect(await count('idempotency_keys', 'message_id', oldQueued)).toBe(0);
     expect(await count('idempotency_keys', 'message_id', recent)).toBe(1);
-    expect(await sweepOnce(h.runtime.deps)).toEqual({ messages: 0, idempotencyKeys: 0 });
+    expect(await sweepOnce(h.runtime.deps)).toEqual({ messages: 0, idempotencyKeys: 0, intakeIds: 0 });
   });
 
   it('deletes in batches of the size asked for', async () => {

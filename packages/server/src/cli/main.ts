@@ -12,6 +12,7 @@ Commands:
   start                 API, delivery worker, wrapper and dev pages in one process (embedded PGlite unless DATABASE_URL)
   api                   the core HTTP API only (stateless; run many)
   worker                the delivery worker only (run many on one PostgreSQL)
+  inbound               the SMTP server reading bounces and complaints (MAILSVC_INBOUND_PORT, PostgreSQL)
   wrapper               the template-route wrapper (one POST route per template) as a plain server
   migrate               apply database migrations
   admin <group> <action> [--json]
@@ -56,7 +57,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   const [command, ...rest] = argv;
   // Commands that start something print the usage for --help instead of starting.
   if (
-    ['start', 'api', 'worker', 'wrapper', 'migrate'].includes(command ?? '') &&
+    ['start', 'api', 'worker', 'inbound', 'wrapper', 'migrate'].includes(command ?? '') &&
     (rest.includes('--help') || rest.includes('-h'))
   ) {
     io.stdout(USAGE);
@@ -70,6 +71,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await (await import('./serve.js')).runServe('api', rest, io);
       case 'worker':
         return await (await import('./worker.js')).runWorker(rest, io);
+      case 'inbound':
+        return await (await import('./inbound.js')).runInbound(rest, io);
       case 'wrapper':
         return await (await import('./wrapper.js')).runWrapper(rest, io);
       case 'migrate':

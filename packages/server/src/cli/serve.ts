@@ -14,6 +14,7 @@ import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
 import { openRuntime, readSecretFile, resolveAdminToken, writeSecretFile } from '../runtime.js';
 import { StartupError } from '../startup-error.js';
+import { startLocalInbound } from './inbound.js';
 import type { Io } from './main.js';
 import { checkDeliverySettings, startDelivery } from './worker.js';
 
@@ -107,6 +108,8 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const wrapper = devKey ? await startLocalWrapper(config, baseUrl, devKey, deps) : undefined;
   const delivery =
     mode === 'start' ? await startDelivery(deps, { isSoleWorker: database.kind === 'pglite' }) : undefined;
+  const inbound =
+    mode === 'start' && config.MAILSVC_INBOUND_ENABLED ? await startLocalInbound(deps) : undefined;
 
   const lines = [
     '',
@@ -114,6 +117,11 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     `  API        ${baseUrl}`,
     `  Database   ${database.location}`,
     ...(delivery ? [`  Delivery   ${delivery.description}`] : []),
+    ...(inbound
+      ? typeof inbound === 'string'
+        ? [`  Inbound    not started: ${inbound}`]
+        : [`  Inbound    smtp://${host}:${inbound.port} (bounces and complaints, docs/feedback.md)`]
+      : []),
     `  Limits     ${await describeRateLimits(deps)}`,
   ];
   if (devKey) {
@@ -154,6 +162,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   // Outside in: the wrapper (which forwards to this API) first, then the API, then delivery.
   if (wrapper && typeof wrapper !== 'string') await wrapper.close();
   await closeApp(app, config.MAILSVC_SHUTDOWN_TIMEOUT_MS);
+  if (inbound && typeof inbound !== 'string') await inbound.close();
   await delivery?.stop();
   await runtime.close();
   return 0;

@@ -195,7 +195,43 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+export interface FeedbackReportsTable {
+  id: string;
+  message_id: string;
+  tenant_id: string;
+  source: 'inbound' | 'intake' | 'ses';
+  report_type: string;
+  raw_gzip: Buffer;
+  created_at: Timestamp;
+}
+
+export interface EventIntakeSecretsTable {
+  id: string;
+  environment_id: string;
+  tenant_id: string;
+  secret: string;
+  created_at: Timestamp;
+  expires_at: NullableTimestamp;
+}
+
+export interface EventIntakeSeenTable {
+  environment_id: string;
+  event_id: string;
+  expires_at: Timestamp;
+}
+
+export interface SesTopicsTable {
+  topic_arn: string;
+  environment_id: string;
+  tenant_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  feedback_reports: FeedbackReportsTable;
+  event_intake_secrets: EventIntakeSecretsTable;
+  event_intake_seen: EventIntakeSeenTable;
+  ses_topics: SesTopicsTable;
   recipients: RecipientsTable;
   messages: MessagesTable;
   message_events: MessageEventsTable;

@@ -48,9 +48,19 @@ export function unsubscribeUrl(deps: Pick<Deps, 'config' | 'keys'>, m: ClaimedMe
   return `${deps.config.MAILSVC_PUBLIC_URL}/u/${token}`;
 }
 
-/** The envelope sender: a signed VERP address on the bounce domain (domain/feedback/verp.ts). */
-function bounceAddress(deps: Pick<Deps, 'config' | 'keys'>, messageId: string): string {
-  return verpAddress(deps.keys.verp, messageId, deps.config.MAILSVC_BOUNCE_DOMAIN);
+/**
+ * The envelope sender: a signed VERP address (domain/feedback/verp.ts). A verified custom sending
+ * domain (one with a DKIM key) gets its bounces at bounces.<domain>, whose MX the tenant points
+ * at `mailsvc inbound`: the Return-Path then aligns with From for SPF and DMARC. Every other
+ * message uses MAILSVC_BOUNCE_DOMAIN.
+ */
+export function bounceAddress(
+  deps: Pick<Deps, 'config' | 'keys'>,
+  messageId: string,
+  verifiedDomain: string | undefined,
+): string {
+  const domain = verifiedDomain ? `bounces.${verifiedDomain}` : deps.config.MAILSVC_BOUNCE_DOMAIN;
+  return verpAddress(deps.keys.verp, messageId, domain);
 }
 
 /** What the transport's answer means for the message. */
@@ -153,9 +163,13 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   });
 
   // sign: a domain whose key cannot be used fails its messages rather than sending them unsigned
+  let verifiedDomain: string | undefined;
   try {
     const key = await deps.dkimKeyFor(m.sendingDomain);
-    if (key) raw = await signMessage(raw, key);
+    if (key) {
+      raw = await signMessage(raw, key);
+      verifiedDomain = m.sendingDomain;
+    }
   } catch (err) {
     deps.log.error({ err, messageId: m.id, domain: m.sendingDomain }, 'DKIM signing failed');
     return end('failed', {
@@ -166,7 +180,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   // send
   const outcome = await deps.transport.send({
     messageId: m.id,
-    envelope: { from: bounceAddress(deps, m.id), to: m.toEmail },
+    envelope: { from: bounceAddress(deps, m.id, verifiedDomain), to: m.toEmail },
     raw,
     meta: { templateId: m.templateId, subject: rendered.subject },
   });

@@ -2,7 +2,7 @@
 // message metadata older than MAILSVC_RETENTION_DAYS and expired idempotency records, in batches,
 // a bounded number per run so a large backlog is worked off over several runs.
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { deleteExpiredIdempotencyKeys, deleteMessagesBefore } from '../db/repositories/retention.js';
+import { deleteExpiredIdempotencyKeys, deleteExpiredIntakeIds, deleteMessagesBefore } from '../db/repositories/retention.js';
 import type { Deps } from '../domain/deps.js';
 
 export const RETENTION_BATCH = 500;
@@ -12,13 +12,15 @@ const DAY_MS = 86_400_000;
 export interface SweepResult {
   messages: number;
   idempotencyKeys: number;
+  /** Relay event ids past their replay window. */
+  intakeIds: number;
 }
 
 /** One run: batches until one comes back short or the run's allowance is spent. */
 export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<SweepResult> {
   const now = deps.clock.now();
   const before = new Date(now.getTime() - deps.config.MAILSVC_RETENTION_DAYS * DAY_MS);
-  const result: SweepResult = { messages: 0, idempotencyKeys: 0 };
+  const result: SweepResult = { messages: 0, idempotencyKeys: 0, intakeIds: 0 };
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
     const n = await deleteMessagesBefore(deps.db, before, RETENTION_BATCH);
     result.messages += n;
@@ -27,6 +29,11 @@ export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Pr
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
     const n = await deleteExpiredIdempotencyKeys(deps.db, now, RETENTION_BATCH);
     result.idempotencyKeys += n;
+    if (n < RETENTION_BATCH) break;
+  }
+  for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+    const n = await deleteExpiredIntakeIds(deps.db, now, RETENTION_BATCH);
+    result.intakeIds += n;
     if (n < RETENTION_BATCH) break;
   }
   return result;
@@ -56,7 +63,7 @@ export class RetentionSweeper {
     if (this.running) return;
     this.running = sweepOnce(this.deps)
       .then((r) => {
-        if (r.messages + r.idempotencyKeys > 0) this.deps.log.info(r, 'retention: deleted old records');
+        if (r.messages + r.idempotencyKeys + r.intakeIds > 0) this.deps.log.info(r, 'retention: deleted old records');
       })
       .catch((err) =>
         isDatabaseUnavailable(err)

@@ -161,7 +161,9 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
         error jsonb, is_final boolean, event_id text, event_details jsonb, now timestamptz)
     ), updated AS (
       UPDATE messages m SET
-        status = i.status,
+        -- A report (a relay's delivery event, a fast DSN) may have moved the message on while
+        -- this attempt was being recorded: it keeps the later status (feedback.ts ranks them).
+        status = CASE WHEN m.status = 'sending' THEN i.status ELSE m.status END,
         attempts = m.attempts + i.attempted,
         next_attempt_at = COALESCE(i.next_attempt_at, m.next_attempt_at),
         locked_until = NULL,

@@ -112,27 +112,37 @@ export async function recordHardBounce(
  * becomes `complained`, complainedAt is set (the first time kept) and the count raised. Every
  * template is then refused (recipient_complained) until an operator clears it. Once per message:
  * a repeated report of the same message changes nothing (returns false). No-op for an unknown one.
+ * Report intakes go through feedback.ts, which ranks statuses; this is the direct form.
  */
 export async function recordComplaint(db: Db, messageId: string, now: Date): Promise<boolean> {
-  const { rows } = await sql<{ email: string }>`
+  const { rows } = await sql<{ id: string }>`
     WITH reported AS (
       UPDATE messages SET status = 'complained', updated_at = ${now}
       WHERE id = ${messageId} AND status <> 'complained'
-      RETURNING id, environment_id, tenant_id, to_email
-    ), event AS (
-      INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
-      SELECT ${newId('evt', now.getTime())}, id, tenant_id, 'complained', '{}'::jsonb, ${now} FROM reported
+      RETURNING id, tenant_id
     )
+    INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
+    SELECT ${newId('evt', now.getTime())}, id, tenant_id, 'complained', '{}'::jsonb, ${now} FROM reported
+    RETURNING message_id AS id`.execute(db);
+  if (rows.length === 0) return false;
+  await complainRecipient(db, messageId, now);
+  return true;
+}
+
+/**
+ * The recipient side of a complaint: complainedAt set (the first time kept), the count raised.
+ * Each call is one complaint: callers record a message's complaint once.
+ */
+export async function complainRecipient(db: Db, messageId: string, now: Date): Promise<void> {
+  await sql`
     INSERT INTO recipients AS r (environment_id, tenant_id, email, complained_at, complaint_count,
                                  created_at, updated_at)
     SELECT environment_id, tenant_id, to_email, ${now}, 1, ${now}, ${now}
-    FROM reported
+    FROM messages WHERE id = ${messageId}
     ON CONFLICT (environment_id, email) DO UPDATE SET
       complained_at = COALESCE(r.complained_at, ${now}),
       complaint_count = r.complaint_count + 1,
-      updated_at = ${now}
-    RETURNING r.email`.execute(db);
-  return rows.length > 0;
+      updated_at = ${now}`.execute(db);
 }
 
 /** The whole recipients row of an address in one environment, or undefined when it has none. */

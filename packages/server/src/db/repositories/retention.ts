@@ -10,7 +10,7 @@ const FINAL = ['sent', 'delivered', 'bounced', 'failed', 'suppressed', 'expired'
 
 /**
  * Deletes up to `limit` messages accepted before `before` that reached a final status, with their
- * events and idempotency records; returns how many. Message ids are ULIDs, so "accepted before"
+ * events, idempotency records and feedback evidence (the raw reports); returns how many. Message ids are ULIDs, so "accepted before"
  * is a range of the primary key (no index on created_at needed). Rows another process is
  * deleting (or a worker holds) are skipped, so sweepers on every worker can run at once.
  */
@@ -27,6 +27,8 @@ export async function deleteMessagesBefore(db: Db, before: Date, limit: number):
       DELETE FROM message_events WHERE message_id IN (SELECT id FROM doomed)
     ), keys AS (
       DELETE FROM idempotency_keys WHERE message_id IN (SELECT id FROM doomed)
+    ), reports AS (
+      DELETE FROM feedback_reports WHERE message_id IN (SELECT id FROM doomed)
     )
     DELETE FROM messages WHERE id IN (SELECT id FROM doomed) RETURNING id`.execute(db);
   return rows.length;
@@ -40,5 +42,16 @@ export async function deleteExpiredIdempotencyKeys(db: Db, now: Date, limit: num
       SELECT environment_id, key FROM idempotency_keys WHERE expires_at < ${now} LIMIT ${limit}
     )
     RETURNING key`.execute(db);
+  return rows.length;
+}
+
+/** Deletes up to `limit` webhook and SNS message ids whose replay window has passed. */
+export async function deleteExpiredIntakeIds(db: Db, now: Date, limit: number): Promise<number> {
+  const { rows } = await sql<{ event_id: string }>`
+    DELETE FROM event_intake_seen
+    WHERE (environment_id, event_id) IN (
+      SELECT environment_id, event_id FROM event_intake_seen WHERE expires_at < ${now} LIMIT ${limit}
+    )
+    RETURNING event_id`.execute(db);
   return rows.length;
 }

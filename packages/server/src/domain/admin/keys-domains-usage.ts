@@ -175,7 +175,7 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
     },
     now,
   );
-  return { domain: domainRecord(row) };
+  return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
 }
 
 export const SetDomainStatusInput = Strict({
@@ -208,14 +208,14 @@ export async function setDomainStatus(
     },
     now,
   );
-  return { domain: domainRecord(row) };
+  return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
 }
 
 export const ListDomainsInput = Strict({ tenant: Type.Optional(IdOf('ten')) });
 export async function listDomains(deps: AdminDeps, input: Static<typeof ListDomainsInput>) {
   let q = deps.db.selectFrom('sending_domains').selectAll().orderBy('domain');
   if (input.tenant) q = q.where('tenant_id', '=', input.tenant);
-  return { domains: (await q.execute()).map(domainRecord) };
+  return { domains: (await q.execute()).map((d) => domainRecord(d, deps.config.MAILSVC_INBOUND_MX_HOST)) };
 }
 
 // ---- usage

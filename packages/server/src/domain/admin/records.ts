@@ -74,7 +74,7 @@ export const keyRecord = (k: Omit<Selectable<ApiKeysTable>, 'secret_sha256'>) =>
   revokedAt: iso(k.revoked_at),
 });
 
-export const domainRecord = (d: Selectable<SendingDomainsTable>) => ({
+export const domainRecord = (d: Selectable<SendingDomainsTable>, mxHost: string) => ({
   id: d.id,
   domain: d.domain,
   scope: d.scope,
@@ -94,6 +94,12 @@ export const domainRecord = (d: Selectable<SendingDomainsTable>) => ({
           },
         }
       : null,
+  // Where bounces and complaints for this domain's mail go once it is verified: the envelope
+  // sender is bounces+…@bounces.<domain>, so SPF and DMARC align (DESIGN.md §5).
+  returnPath: {
+    domain: `bounces.${d.domain}`,
+    record: { type: 'MX', name: `bounces.${d.domain}`, priority: 10, value: mxHost },
+  },
   createdAt: iso(d.created_at),
   updatedAt: iso(d.updated_at),
 });

@@ -1,0 +1,129 @@
+// What a report does to a message and its recipient (DESIGN.md §5), in one transaction with the
+// message row locked. Reports arrive duplicated and out of order (a relay retries; a delivery
+// notice can follow a bounce): statuses are ranked so a later, lower-ranked event never
+// overwrites a higher one, and each kind of finding counts against the recipient once per
+// message, whatever the order — every permutation ends in the same state.
+import { sql } from 'kysely';
+import { newId } from '../../ids.js';
+import type { Db, MessageStatus } from '../schema.js';
+import { complainRecipient, recordHardBounce } from './recipients.js';
+
+/** Statuses a message can be in when reports about it make sense: it was (maybe) handed over. */
+const REPORTABLE: ReadonlySet<MessageStatus> = new Set([
+  'sending',
+  'sent',
+  'delivered',
+  'bounced',
+  'failed',
+  'complained',
+]);
+
+const RANK: Partial<Record<MessageStatus, number>> = {
+  sending: 1,
+  sent: 1,
+  delivered: 2,
+  failed: 3,
+  bounced: 3,
+  complained: 4,
+};
+
+export interface FeedbackChange {
+  messageId: string;
+  kind: 'delivered' | 'failed' | 'complained';
+  hard: boolean;
+  /** Shown in the timeline: enhancedCode, response (the diagnostic); kept: source, reportId. */
+  details: Record<string, unknown>;
+  evidence: { source: 'inbound' | 'intake' | 'ses'; reportType: string; rawGzip: Buffer } | null;
+  now: Date;
+}
+
+export type FeedbackOutcome = 'applied' | 'duplicate' | 'not_reportable' | 'unknown_message';
+
+/** Event types that already record a finding of this kind for a message. */
+const SAME_FINDING: Record<FeedbackChange['kind'], string[]> = {
+  delivered: ['delivered'],
+  failed: ['bounced', 'failed'],
+  complained: ['complained'],
+};
+
+export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<FeedbackOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ tenant_id: string; status: MessageStatus }>`
+      SELECT tenant_id, status FROM messages WHERE id = ${c.messageId} FOR UPDATE`.execute(trx);
+    const message = rows[0];
+    if (!message) return 'unknown_message';
+    if (!REPORTABLE.has(message.status)) return 'not_reportable';
+    const seen = await trx
+      .selectFrom('message_events')
+      .select('id')
+      .where('message_id', '=', c.messageId)
+      .where('type', 'in', SAME_FINDING[c.kind])
+      .limit(1)
+      .executeTakeFirst();
+    if (seen) return 'duplicate';
+
+    const target: MessageStatus = c.kind === 'failed' ? (c.hard ? 'bounced' : 'failed') : c.kind;
+    const status = (RANK[target] ?? 0) > (RANK[message.status] ?? 0) ? target : message.status;
+    const error =
+      c.kind === 'failed'
+        ? {
+            code: c.hard ? 'bounced' : 'failed',
+            message: String(c.details.response ?? c.details.enhancedCode ?? 'the receiving system gave up'),
+          }
+        : null;
+    await trx
+      .updateTable('messages')
+      .set({
+        status,
+        updated_at: c.now,
+        ...(c.kind === 'delivered' && { delivered_at: c.now }),
+        ...(error && status === target && { last_error: JSON.stringify(error) }),
+      })
+      .where('id', '=', c.messageId)
+      .execute();
+    let reportId: string | undefined;
+    if (c.evidence) {
+      reportId = newId('frp', c.now.getTime());
+      await trx
+        .insertInto('feedback_reports')
+        .values({
+          id: reportId,
+          message_id: c.messageId,
+          tenant_id: message.tenant_id,
+          source: c.evidence.source,
+          report_type: c.evidence.reportType,
+          raw_gzip: c.evidence.rawGzip,
+          created_at: c.now,
+        })
+        .execute();
+    }
+    await trx
+      .insertInto('message_events')
+      .values({
+        id: newId('evt', c.now.getTime()),
+        message_id: c.messageId,
+        tenant_id: message.tenant_id,
+        type: target,
+        details: JSON.stringify({ ...c.details, ...(reportId && { reportId }) }),
+        created_at: c.now,
+      })
+      .execute();
+    if (c.kind === 'failed' && c.hard) await recordHardBounce(trx, c.messageId, c.now);
+    if (c.kind === 'complained') await complainRecipient(trx, c.messageId, c.now);
+    return 'applied';
+  });
+}
+
+/** A message by id with what a report needs to be matched against it. */
+export async function findReportedMessage(db: Db, messageId: string) {
+  return db
+    .selectFrom('messages')
+    .select([
+      'id',
+      'environment_id as environmentId',
+      'to_email as toEmail',
+      'sending_domain as sendingDomain',
+    ])
+    .where('id', '=', messageId)
+    .executeTakeFirst();
+}

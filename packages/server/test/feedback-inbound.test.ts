@@ -1,0 +1,307 @@
+// Bounces and complaints over real SMTP: a message is delivered to an in-process relay that
+// answers 250, then a DSN or an ARF report for it is mailed to `mailsvc inbound`, which reads it
+// and changes the message and its recipient (DESIGN.md §5).
+import nodemailer, { type Transporter } from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
+import { smtpTransport } from '../src/delivery/transports/smtp.js';
+import { DeliveryWorker } from '../src/delivery/worker.js';
+import { type RunningInbound, startInbound } from '../src/inbound/server.js';
+import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
+import { type Received, type SmtpSink, startSmtpSink } from './smtp-sink.js';
+
+let h: Harness;
+let s: Scope;
+let sink: SmtpSink;
+let worker: DeliveryWorker;
+let transport: ReturnType<typeof smtpTransport>;
+let inbound: RunningInbound;
+let mailer: Transporter;
+
+beforeAll(async () => {
+  h = await createHarness();
+  s = await seedScope(h);
+  sink = await startSmtpSink();
+  transport = smtpTransport({ url: sink.url, poolSize: 1 });
+  worker = new DeliveryWorker(h.runtime.deps, transport, {
+    concurrency: 4,
+    leaseMs: 300_000,
+    pollMs: 3_600_000,
+  });
+  inbound = await startInbound(h.runtime.deps, { port: 0, host: '127.0.0.1' });
+  mailer = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: inbound.port,
+    secure: false,
+    ignoreTLS: true,
+  });
+});
+afterAll(async () => {
+  mailer.close();
+  await inbound.close();
+  await worker.stop();
+  await transport.close();
+  await sink.close();
+  await h.close();
+});
+
+let counter = 0;
+const address = (tag: string) => `${tag}-${++counter}@example.net`;
+
+async function send(templateId: string, to: string, data: Record<string, unknown>) {
+  return h.request({
+    method: 'POST',
+    url: '/v1/send',
+    headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
+    payload: JSON.stringify({ templateId, to, data }),
+  });
+}
+
+/** Sends a login code and delivers it to the relay (250); returns the id and what the relay got. */
+async function delivered(to: string): Promise<{ id: string; received: Received }> {
+  const res = await send('login-code', to, { code: '482913' });
+  expect(res.statusCode, res.body).toBe(200);
+  await worker.drain();
+  const received = sink.received.find((r) => r.rcptTo.includes(to));
+  expect(received).toBeDefined();
+  return { id: res.json().messageId, received: received! };
+}
+
+const headerBlock = (raw: Buffer) => raw.toString('utf8').split(/\r?\n\r?\n/)[0]!;
+
+function dsn(original: Received, block: string): string {
+  return [
+    'From: Mail Delivery System <MAILER-DAEMON@mx.example.net>',
+    `To: ${original.mailFrom}`,
+    'Subject: Undelivered Mail Returned to Sender',
+    'Auto-Submitted: auto-replied',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/report; report-type=delivery-status; boundary="R"',
+    '',
+    '--R',
+    'Content-Type: text/plain',
+    '',
+    'Your message could not be delivered.',
+    '',
+    '--R',
+    'Content-Type: message/delivery-status',
+    '',
+    'Reporting-MTA: dns; mx.example.net',
+    '',
+    block,
+    '',
+    '--R',
+    'Content-Type: text/rfc822-headers',
+    '',
+    headerBlock(original.raw),
+    '',
+    '--R--',
+    '',
+  ].join('\r\n');
+}
+
+function arf(original: Received, feedbackType: string): string {
+  return [
+    'From: FBL <fbl@isp.example.org>',
+    'To: fbl@bounces.example.com',
+    'Subject: Complaint',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/report; report-type=feedback-report; boundary="F"',
+    '',
+    '--F',
+    'Content-Type: text/plain',
+    '',
+    'This is an email abuse report.',
+    '',
+    '--F',
+    'Content-Type: message/feedback-report',
+    '',
+    `Feedback-Type: ${feedbackType}`,
+    'User-Agent: ExampleFBL/1.0',
+    'Version: 1',
+    'Original-Rcpt-To: xxxxxx@example.net',
+    '',
+    '--F',
+    'Content-Type: message/rfc822',
+    '',
+    original.raw.toString('utf8'),
+    '--F--',
+    '',
+  ].join('\r\n');
+}
+
+const mail = (to: string, raw: string) => mailer.sendMail({ envelope: { from: '', to: [to] }, raw });
+
+const status = async (id: string) =>
+  (
+    await h.runtime.deps.db
+      .selectFrom('messages')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).status;
+
+async function timeline(id: string) {
+  const res = await h.request({
+    method: 'POST',
+    url: '/v1/messages/get',
+    headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
+    payload: JSON.stringify({ messageId: id }),
+  });
+  return res.json().events as { type: string; enhancedCode?: string; response?: string }[];
+}
+
+describe('mailsvc inbound', () => {
+  it('reads a DSN for a delivered message: bounced, one hard bounce, a 24 h cooldown, and the next send refused with 403 recipient_suppressed', async () => {
+    const to = address('gone');
+    const { id, received } = await delivered(to);
+    expect(await status(id)).toBe('sent');
+    await mail(
+      received.mailFrom,
+      dsn(
+        received,
+        `Final-Recipient: rfc822; ${to}\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 <${to}>: Recipient address rejected: User unknown`,
+      ),
+    );
+    expect(await status(id)).toBe('bounced');
+    const row = await recipientRow(h, s.environmentId, to);
+    expect(row?.hard_bounce_count).toBe(1);
+    expect(row?.cooldown_until?.getTime()).toBe(h.clock.now().getTime() + 24 * 3_600_000);
+    const bounced = (await timeline(id)).find((e) => e.type === 'bounced');
+    expect(bounced).toMatchObject({ enhancedCode: '5.1.1' });
+    expect(bounced?.response).toContain('User unknown');
+    const evidence = await h.runtime.deps.db
+      .selectFrom('feedback_reports')
+      .select(['source', 'report_type'])
+      .where('message_id', '=', id)
+      .execute();
+    expect(evidence).toEqual([{ source: 'inbound', report_type: 'dsn' }]);
+    const next = await send('login-code', to, { code: '111111' });
+    expect(next.statusCode).toBe(403);
+    expect(next.json().error.code).toBe('recipient_suppressed');
+  });
+
+  it('reads an ARF abuse report sent to a plain feedback address: complained, and every template refused with 403 recipient_complained', async () => {
+    const to = address('angry');
+    const { id, received } = await delivered(to);
+    await mail('fbl@bounces.example.com', arf(received, 'abuse'));
+    expect(await status(id)).toBe('complained');
+    expect((await recipientRow(h, s.environmentId, to))?.complaint_count).toBe(1);
+    for (const [templateId, data] of [
+      ['login-code', { code: '123456' }],
+      ['welcome', {}],
+    ] as const) {
+      const res = await send(templateId, to, data);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.code).toBe('recipient_complained');
+    }
+  });
+
+  it('ignores a not-spam feedback report', async () => {
+    const to = address('fine');
+    const { id, received } = await delivered(to);
+    await mail('fbl@bounces.example.com', arf(received, 'not-spam'));
+    expect(await status(id)).toBe('sent');
+    expect(await recipientRow(h, s.environmentId, to)).toBeUndefined();
+  });
+
+  it('refuses mail to a VERP address whose tag does not verify, and changes nothing', async () => {
+    const to = address('stranger');
+    const { id, received } = await delivered(to);
+    const forged = received.mailFrom.replace(
+      /\.([0-9a-f]{16})@/,
+      (_, tag: string) => `.${tag.replace(/^./, (c) => (c === '0' ? '1' : '0'))}@`,
+    );
+    expect(forged).not.toBe(received.mailFrom);
+    await expect(
+      mail(forged, dsn(received, `Final-Recipient: rfc822; ${to}\r\nAction: failed\r\nStatus: 5.1.1`)),
+    ).rejects.toMatchObject({ responseCode: 550 });
+    expect(await status(id)).toBe('sent');
+    expect(await recipientRow(h, s.environmentId, to)).toBeUndefined();
+  });
+
+  it('fails the message on a 5.7.1 reputation refusal without touching the recipient', async () => {
+    const to = address('blocked');
+    const { id, received } = await delivered(to);
+    await mail(
+      received.mailFrom,
+      dsn(
+        received,
+        `Final-Recipient: rfc822; ${to}\r\nAction: failed\r\nStatus: 5.7.1\r\nDiagnostic-Code: smtp; 550 5.7.1 Service unavailable; client host blocked using Spamhaus`,
+      ),
+    );
+    expect(await status(id)).toBe('failed');
+    expect(await recipientRow(h, s.environmentId, to)).toBeUndefined();
+  });
+
+  it('treats Action: delayed as no failure and Action: delivered as delivered', async () => {
+    const to = address('slow');
+    const { id, received } = await delivered(to);
+    await mail(
+      received.mailFrom,
+      dsn(received, `Final-Recipient: rfc822; ${to}\r\nAction: delayed\r\nStatus: 4.4.1`),
+    );
+    expect(await status(id)).toBe('sent');
+    await mail(
+      received.mailFrom,
+      dsn(received, `Final-Recipient: rfc822; ${to}\r\nAction: delivered\r\nStatus: 2.0.0`),
+    );
+    expect(await status(id)).toBe('delivered');
+  });
+
+  it('ignores an out-of-office reply', async () => {
+    const to = address('away');
+    const { id, received } = await delivered(to);
+    await mail(
+      received.mailFrom,
+      `From: ${to}\r\nTo: ${received.mailFrom}\r\nSubject: Out of Office: your login code\r\nAuto-Submitted: auto-replied\r\n\r\nI am away until Monday. 550 5.1.1 is not a bounce.\r\n`,
+    );
+    expect(await status(id)).toBe('sent');
+  });
+
+  it('refuses a message over 1 MiB with 552', async () => {
+    const { received } = await delivered(address('big'));
+    const body = `${'x'.repeat(998)}\r\n`.repeat(1100);
+    await expect(mail(received.mailFrom, `Subject: big\r\n\r\n${body}`)).rejects.toMatchObject({
+      responseCode: 552,
+    });
+  });
+});
+
+describe('duplicate and out-of-order reports', () => {
+  const findings = [
+    { kind: 'delivered', hard: false },
+    { kind: 'failed', hard: true },
+    { kind: 'complained', hard: false },
+  ] as const;
+  const permutations = <T>(xs: readonly T[]): T[][] =>
+    xs.length <= 1
+      ? [xs.slice()]
+      : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+
+  it.each(permutations([0, 1, 2]).map((p) => [p.join(',')]))(
+    'end in the same state whatever the order (%s), each sent twice',
+    async (order) => {
+      const to = address('perm');
+      const { id } = await delivered(to);
+      for (const i of `${order},${order}`.split(',').map(Number)) {
+        const f = findings[i]!;
+        await applyMessageFeedback(h.runtime.deps.db, {
+          messageId: id,
+          kind: f.kind,
+          hard: f.hard,
+          details: { source: 'intake' },
+          evidence: null,
+          now: h.clock.now(),
+        });
+      }
+      expect(await status(id)).toBe('complained');
+      const row = await recipientRow(h, s.environmentId, to);
+      expect([row?.hard_bounce_count, row?.complaint_count]).toEqual([1, 1]);
+      const types = (await timeline(id))
+        .map((e) => e.type)
+        .filter((t) => ['delivered', 'bounced', 'complained'].includes(t));
+      expect(types.sort()).toEqual(['bounced', 'complained', 'delivered']);
+    },
+  );
+});
