@@ -6,6 +6,10 @@ import {
   type GetQuotaResult,
   type GetRecipientStatusBody,
   type GetRecipientStatusResult,
+  type IngestRelayEventBody,
+  type IngestRelayEventResult,
+  type IngestSesEventBody,
+  type IngestSesEventResult,
   type OperationId,
   operations,
   type ResubscribeRecipientBody,
@@ -43,6 +47,39 @@ export interface SendOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
+export interface RelayEventOptions extends CallOptions {
+  /** The environment's intake secret, `whsec_…` (`mailsvc admin events create-secret`). */
+  secret: string;
+  /**
+   * The event's webhook-id: the same id is applied once, so give your relay's event id to make
+   * your own retries safe. Default: a new id per call (the client's own retries reuse it).
+   */
+  webhookId?: string;
+}
+
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+/**
+ * A Standard Webhooks signature, `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, with WebCrypto
+ * (the client has no dependencies; the server verifies with the standardwebhooks library, and
+ * the client's tests check the two agree).
+ */
+async function signRelayEvent(
+  secret: string,
+  id: string,
+  timestamp: number,
+  payload: string,
+): Promise<string> {
+  const raw = Uint8Array.from(atob(secret.replace(/^whsec_/, '')), (c) => c.charCodeAt(0));
+  const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = await crypto.subtle.sign(
+    'HMAC',
+    key,
+    new TextEncoder().encode(`${id}.${timestamp}.${payload}`),
+  );
+  return `v1,${toBase64(new Uint8Array(mac))}`;
+}
+
 export class Mailsvc {
   private readonly transport: Transport;
   private readonly apiKey: string;
@@ -76,6 +113,20 @@ export class Mailsvc {
     get(body: GetMessageBody, options?: CallOptions): Promise<GetMessageResult>;
   };
 
+  readonly events: {
+    /**
+     * Reports a relay's delivery, bounce or complaint event (`POST /v1/events/intake`), signed
+     * with the environment's intake secret — for a bridge between your relay and mailsvc. The API
+     * key is not sent: the signature authenticates the event.
+     */
+    intake(body: IngestRelayEventBody, options: RelayEventOptions): Promise<IngestRelayEventResult>;
+    /**
+     * Forwards an Amazon SNS message as SNS posted it (`POST /v1/events/ses`), for a function
+     * subscribed to the topic when SNS cannot reach mailsvc itself. SNS's signature authenticates it.
+     */
+    ses(body: IngestSesEventBody, options?: CallOptions): Promise<IngestSesEventResult>;
+  };
+
   constructor(options: MailsvcOptions) {
     if (typeof options.apiKey !== 'string' || options.apiKey.length === 0)
       throw new TypeError('apiKey is required: an API key msk_… from mailsvc admin keys create');
@@ -91,6 +142,36 @@ export class Mailsvc {
       resubscribe: (body, opts = {}) => this.call('resubscribeRecipient', body, opts),
     };
     this.messages = { get: (body, opts = {}) => this.call('getMessage', body, opts) };
+    this.events = {
+      intake: (body, opts) => {
+        if (typeof opts?.secret !== 'string' || !opts.secret.startsWith('whsec_'))
+          throw new TypeError(
+            'secret is required: the intake secret whsec_… from mailsvc admin events create-secret',
+          );
+        const id = opts.webhookId ?? `evt_${crypto.randomUUID()}`;
+        const payload = JSON.stringify(body);
+        const op = operations.ingestRelayEvent;
+        return this.transport.request({
+          method: op.method,
+          path: op.path,
+          body,
+          // Signed again for every attempt: a retry carries a fresh timestamp and the same id.
+          headers: async () => {
+            const timestamp = Math.floor(Date.now() / 1000);
+            return {
+              'webhook-id': id,
+              'webhook-timestamp': String(timestamp),
+              'webhook-signature': await signRelayEvent(opts.secret, id, timestamp, payload),
+            };
+          },
+          signal: opts.signal,
+        });
+      },
+      ses: (body, opts = {}) => {
+        const op = operations.ingestSesEvent;
+        return this.transport.request({ method: op.method, path: op.path, body, signal: opts.signal });
+      },
+    };
   }
 
   private call<T>(id: OperationId, body: unknown, opts: CallOptions, idempotencyKey?: string): Promise<T> {

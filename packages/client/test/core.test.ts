@@ -117,6 +117,46 @@ describe('recipients and messages', () => {
     });
   });
 
+  it('signs relay events the server verifies (events.intake): applied once, replayed after, invalid_signature for a wrong secret', async () => {
+    const { secret } = (await h.admin('events.create-secret', { environment: s.environmentId })).secret;
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const { messageId } = await client.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-relay@example.com',
+      data: { code: '246802' },
+    });
+    await h.runtime.deps.db
+      .updateTable('messages')
+      .set({ status: 'sent' })
+      .where('id', '=', messageId)
+      .execute();
+    const event = { environmentId: s.environmentId, type: 'delivered' as const, messageId };
+    expect(await client.events.intake(event, { secret, webhookId: 'relay-evt-1' })).toEqual({
+      ok: true,
+      outcome: 'applied',
+    });
+    expect((await client.events.intake(event, { secret, webhookId: 'relay-evt-1' })).outcome).toBe(
+      'replayed',
+    );
+    const wrong = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+    const err = await failure(client.events.intake(event, { secret: wrong }));
+    expect(err.is('invalid_signature')).toBe(true);
+    expect(err.status).toBe(401);
+    const sns = await failure(
+      client.events.ses({
+        Type: 'Notification',
+        MessageId: 'm-1',
+        TopicArn: 'arn:aws:sns:us-east-1:123456789012:t',
+        Message: '{}',
+        Timestamp: new Date().toISOString(),
+        SignatureVersion: '2',
+        Signature: 'AAAA',
+        SigningCertURL: 'https://example.com/cert.pem',
+      }),
+    );
+    expect(sns.is('invalid_signature')).toBe(true);
+  });
+
   it('reads a message’s timeline and types message_not_found', async () => {
     const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
     const { messageId } = await client.emails.send({

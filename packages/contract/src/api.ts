@@ -233,6 +233,120 @@ export const GetMessageRequest = Type.Object(
 );
 export type GetMessageRequest = Static<typeof GetMessageRequest>;
 
+// ---- relay events: POST /v1/events/intake, POST /v1/events/ses
+
+const ENVIRONMENT_ID = '^env_[0-9A-HJKMNP-TV-Z]{26}$';
+
+export const RelayEventRequest = Type.Object(
+  {
+    environmentId: Type.String({
+      pattern: ENVIRONMENT_ID,
+      description:
+        'the environment whose intake secret signed the event (mailsvc admin events create-secret)',
+    }),
+    type: Type.Union([Type.Literal('delivered'), Type.Literal('bounced'), Type.Literal('complained')]),
+    messageId: Type.Optional(
+      Type.String({
+        pattern: '^msg_[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$',
+        description: 'our message id, msg_… (the X-Mailsvc-Message-ID header)',
+      }),
+    ),
+    messageIdHeader: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 998,
+        description: 'the Message-ID header of the message, with or without angle brackets',
+      }),
+    ),
+    recipient: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 320, description: 'the recipient the event is about' }),
+    ),
+    bounce: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Union([Type.Literal('permanent'), Type.Literal('transient')], {
+            description: 'permanent: given up; transient bounces change nothing',
+          }),
+          status: Type.Optional(
+            Type.String({
+              pattern: '^[245]\\.[0-9]{1,3}\\.[0-9]{1,3}$',
+              description: 'RFC 3463 status, e.g. 5.1.1',
+            }),
+          ),
+          diagnostic: Type.Optional(
+            Type.String({ maxLength: 1000, description: 'the remote server’s words' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'One event. Give messageId or messageIdHeader; a bounced event needs bounce.',
+  },
+);
+export type RelayEventRequest = Static<typeof RelayEventRequest>;
+
+export const RELAY_EVENT_OUTCOMES = [
+  'applied',
+  'duplicate',
+  'ignored',
+  'replayed',
+  'unknown_message',
+] as const;
+
+export const RelayEventResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    outcome: Type.Union(
+      RELAY_EVENT_OUTCOMES.map((o) => Type.Literal(o)),
+      {
+        description:
+          'applied: the message changed; duplicate: already known; ignored: nothing to change (a transient bounce, an event for a message that was never handed over); replayed: this webhook-id was seen before; unknown_message: no such message in the environment',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RelayEventResponse = Static<typeof RelayEventResponse>;
+
+export const SnsMessageRequest = Type.Object(
+  {
+    Type: Type.String({ maxLength: 64 }),
+    MessageId: Type.String({ maxLength: 128 }),
+    TopicArn: Type.String({ maxLength: 256 }),
+    Message: Type.String({ maxLength: 262_144 }),
+    Timestamp: Type.String({ maxLength: 64 }),
+    SignatureVersion: Type.String({ maxLength: 8 }),
+    Signature: Type.String({ maxLength: 4096 }),
+    SigningCertURL: Type.String({ maxLength: 2048 }),
+    Subject: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
+    SubscribeURL: Type.Optional(Type.String({ maxLength: 2048 })),
+    Token: Type.Optional(Type.String({ maxLength: 2048 })),
+    UnsubscribeURL: Type.Optional(Type.String({ maxLength: 2048 })),
+    MessageAttributes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'An Amazon SNS HTTP(S) message, as SNS posts it (Content-Type text/plain or application/json)',
+  },
+);
+export type SnsMessageRequest = Static<typeof SnsMessageRequest>;
+
+export const SesEventResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    outcome: Type.Union(
+      [...RELAY_EVENT_OUTCOMES, 'subscribed' as const].map((o) => Type.Literal(o)),
+      { description: 'as for /v1/events/intake; subscribed: a SubscriptionConfirmation was confirmed' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SesEventResponse = Static<typeof SesEventResponse>;
+
 /** The events a message's timeline shows (POST /v1/messages/get). */
 export const MESSAGE_EVENT_TYPES = [
   'accepted',
@@ -314,6 +428,13 @@ export const JSON_BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupp
 export interface Operation {
   method: 'GET' | 'POST';
   path: string;
+  /**
+   * How the caller is authenticated: an API key (default); a Standard Webhooks signature with the
+   * environment's intake secret; an Amazon SNS signature plus a registered topic.
+   */
+  auth?: 'apiKey' | 'webhookSignature' | 'snsSignature';
+  /** Request media types when not only application/json (SNS posts text/plain). */
+  contentTypes?: readonly string[];
   /** The SDK method, `group.method` on the client. */
   sdk: string;
   summary: string;
@@ -501,6 +622,60 @@ export const operations = {
           },
         ],
       },
+    },
+  },
+  ingestRelayEvent: {
+    method: 'POST',
+    path: '/v1/events/intake',
+    sdk: 'events.intake',
+    summary: 'A delivery, bounce or complaint event from your relay, Standard Webhooks-signed (extension)',
+    isBuilt: true,
+    auth: 'webhookSignature',
+    body: RelayEventRequest,
+    response: RelayEventResponse,
+    errors: [...JSON_BODY_ERRORS, 'invalid_signature', 'rate_limited', 'service_unavailable', 'internal'],
+    example: {
+      body: {
+        environmentId: 'env_01M81C1XJB7Y4KHB01G4B1P0M5',
+        type: 'bounced',
+        messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5',
+        recipient: 'jane@example.com',
+        bounce: { type: 'permanent', status: '5.1.1', diagnostic: '550 5.1.1 User unknown' },
+      },
+      response: { ok: true, outcome: 'applied' },
+    },
+  },
+  ingestSesEvent: {
+    method: 'POST',
+    path: '/v1/events/ses',
+    sdk: 'events.ses',
+    summary: 'Amazon SES bounce, complaint and delivery notifications through SNS (extension)',
+    isBuilt: true,
+    auth: 'snsSignature',
+    contentTypes: ['text/plain', 'application/json'],
+    body: SnsMessageRequest,
+    response: SesEventResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'invalid_signature',
+      'sns_topic_not_registered',
+      'rate_limited',
+      'service_unavailable',
+      'internal',
+    ],
+    example: {
+      body: {
+        Type: 'Notification',
+        MessageId: '22b80b92-fdea-4c2c-8f9d-bdfb0c7bf324',
+        TopicArn: 'arn:aws:sns:us-east-1:123456789012:ses-feedback',
+        Message: '{"notificationType":"Delivery","mail":{…},"delivery":{…}}',
+        Timestamp: '2026-11-22T10:15:32.000Z',
+        SignatureVersion: '2',
+        Signature: 'EXAMPLEpH+…',
+        SigningCertURL:
+          'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0000000000000000000000.pem',
+      },
+      response: { ok: true, outcome: 'applied' },
     },
   },
   upsertContact: planned('POST', '/v1/contacts/upsert', 'contacts.upsert', 'Create or update a contact'),

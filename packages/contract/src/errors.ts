@@ -28,6 +28,11 @@ export const coreErrors = {
   missing_api_key: { status: 401, description: 'No `Authorization: Bearer <API key>` header.' },
   invalid_api_key: { status: 401, description: 'The API key is malformed, unknown or wrong.' },
   invalid_admin_token: { status: 401, description: 'The admin bearer token is missing or wrong.' },
+  invalid_signature: {
+    status: 401,
+    description:
+      'A relay event (POST /v1/events/intake, /v1/events/ses) is unsigned, wrongly signed, signed with no current secret of its environment, or outside the 5-minute timestamp tolerance.',
+  },
   trial_expired: { status: 402, description: "The tenant's trial has ended." },
   api_key_revoked: { status: 403, description: 'The API key was revoked.' },
   tenant_not_found: { status: 403, description: "The key's tenant no longer exists." },
@@ -47,6 +52,11 @@ export const coreErrors = {
   recipient_suppressed: {
     status: 403,
     description: 'The recipient is in hard-bounce cooldown or suppressed.',
+  },
+  sns_topic_not_registered: {
+    status: 403,
+    description:
+      'An Amazon SNS message from a topic no environment registered (mailsvc admin events add-ses-topic).',
   },
   sending_domain_not_ready: { status: 403, description: 'The configured sending domain is not verified.' },
   from_domain_not_allowed: { status: 403, description: '`from` is not on the sending domain.' },

@@ -14,6 +14,7 @@ import { inProcessSignal, postgresSignal } from './delivery/queue-signal.js';
 import { KeyLookupCache } from './domain/auth/authenticate.js';
 import { AuthFailureLimiter } from './domain/auth/rate-limit.js';
 import type { Deps, ServiceKeys } from './domain/deps.js';
+import { defaultSnsClient } from './domain/feedback/ingest-ses-event.js';
 import { createLogger } from './logger.js';
 import { StartupError } from './startup-error.js';
 
@@ -74,6 +75,7 @@ export async function openRuntime(
     send: newSendBatchers(database, config.MAILSVC_DB_POOL_SIZE),
     rateLimits,
     authFailures: new AuthFailureLimiter(rateLimits, config.MAILSVC_AUTH_FAILURE_LIMIT_PER_MINUTE),
+    sns: defaultSnsClient(),
   };
   return {
     config,

@@ -3,10 +3,13 @@
 // app.inject, and malformed HTTP over a real socket. Every answer: no 5xx, X-Request-Id, errors in
 // the envelope with a catalogue code and its status, details as JSON Pointers; afterwards the
 // service is healthy and nothing hostile was stored.
+import { createSign } from 'node:crypto';
+import fs from 'node:fs';
 import type net from 'node:net';
 import { operations } from '@mailsvc/contract/api';
 import { listTemplates } from '@mailsvc/templates';
 import type { FastifyInstance } from 'fastify';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { devRoutes } from '../src/api/routes/dev.js';
@@ -45,6 +48,7 @@ import {
   Tally,
   TIMESTAMP_ATTACKS,
   templateDataFields,
+  URL_ATTACKS,
   type Variant,
   visible,
   WRONG_TYPES,
@@ -443,9 +447,161 @@ function lookupCorpora(): { endpoint: string; url: string; requests: HostileRequ
   }));
 }
 
+// ---- relay events
+
+const SES_FIXTURES = new URL('../src/inbound/fixtures-ses/', import.meta.url);
+const sesFixture = (name: string) => fs.readFileSync(new URL(name, SES_FIXTURES), 'utf8');
+const HOSTILE_TOPIC = 'arn:aws:sns:us-east-1:123456789012:hostile-ses';
+
+/**
+ * The relay intakes: each body is signed as it is sent (a Standard Webhooks signature with the
+ * scope's secret; an SNS signature with the test key), so the checks behind the signature see
+ * the hostile values. A changed signed field of an SNS message is refused by its signature.
+ */
+function eventCorpora(
+  secret: string,
+  environmentId: string,
+): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const messageId = [...acceptedIds][0] ?? 'msg_01M81C1XJB7Y4KHB01G4B1P0M5';
+  const intakeBase = {
+    environmentId,
+    type: 'bounced',
+    messageId,
+    recipient: 'jane@example.com',
+    bounce: { type: 'permanent', status: '5.1.1', diagnostic: '550 5.1.1 User unknown' },
+  };
+  const intakeFields: FieldSpec[] = [
+    {
+      pointer: '/environmentId',
+      kind: 'exact',
+      valid: environmentId,
+      limits: [30],
+      extra: IDENTIFIER_ATTACKS,
+    },
+    { pointer: '/type', kind: 'exact', valid: 'bounced', limits: [20], extra: IDENTIFIER_ATTACKS },
+    { pointer: '/messageId', kind: 'exact', valid: messageId, limits: [30], extra: IDENTIFIER_ATTACKS },
+    { pointer: '/recipient', kind: 'text', valid: 'jane@example.com', limits: [320] },
+    { pointer: '/bounce/type', kind: 'exact', valid: 'permanent', limits: [20] },
+    { pointer: '/bounce/status', kind: 'exact', valid: '5.1.1', limits: [11] },
+    {
+      pointer: '/bounce/diagnostic',
+      kind: 'text',
+      valid: '550 5.1.1 User unknown',
+      limits: [1000],
+      allowEmpty: true,
+    },
+  ];
+  let n = 0;
+  const signIntake = (r: HostileRequest): HostileRequest => {
+    const id = `hostile-${++n}`;
+    const at = new Date();
+    return {
+      ...r,
+      headers: {
+        ...r.headers,
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(id, at, r.body ?? ''),
+      },
+    };
+  };
+  const sesBase = snsSigned({
+    Type: 'Notification',
+    MessageId: '00000000-0000-4000-8000-000000000001',
+    TopicArn: HOSTILE_TOPIC,
+    Message: sesFixture('delivery.json'),
+    Timestamp: new Date().toISOString(),
+    SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-hostile.pem',
+  });
+  const sesFields: FieldSpec[] = [
+    { pointer: '/Type', kind: 'exact', valid: 'Notification', limits: [64] },
+    { pointer: '/MessageId', kind: 'exact', valid: sesBase.MessageId, limits: [128] },
+    { pointer: '/TopicArn', kind: 'exact', valid: HOSTILE_TOPIC, limits: [256], extra: IDENTIFIER_ATTACKS },
+    { pointer: '/SignatureVersion', kind: 'exact', valid: '2', limits: [8] },
+    {
+      pointer: '/SigningCertURL',
+      kind: 'exact',
+      valid: sesBase.SigningCertURL,
+      limits: [2048],
+      extra: URL_ATTACKS.map((v) => ({ ...v, mustRefuse: true })),
+    },
+    { pointer: '/Message', kind: 'exact', valid: sesBase.Message, limits: [262_144] },
+  ];
+  // SNS posts text/plain: here that is JSON, not a refusal.
+  const sesContentTypes = contentTypeBodies(sesBase).map((c) =>
+    c.contentType === 'text/plain' ? { ...c, mustRefuse: false } : c,
+  );
+  return [
+    {
+      endpoint: 'POST /v1/events/intake',
+      url: '/v1/events/intake',
+      requests: bodyRequests('POST /v1/events/intake', '/v1/events/intake', {}, [
+        ...fieldBodies(intakeBase, intakeFields),
+        ...wrongTypeBodies(intakeBase, '/bounce'),
+        ...structuralBodies(intakeBase, '/bounce'),
+        ...contentTypeBodies(intakeBase),
+      ]).map(signIntake),
+    },
+    {
+      endpoint: 'POST /v1/events/ses',
+      url: '/v1/events/ses',
+      requests: bodyRequests('POST /v1/events/ses', '/v1/events/ses', {}, [
+        ...fieldBodies(sesBase, sesFields),
+        ...wrongTypeBodies(sesBase, '/Message'),
+        ...structuralBodies(sesBase, '/Message'),
+        ...sesContentTypes,
+      ]),
+    },
+  ];
+}
+
+function snsSigned<T extends Record<string, unknown>>(
+  msg: T,
+): T & { SignatureVersion: string; Signature: string } {
+  const text = ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+    .filter((k) => msg[k] !== undefined)
+    .map((k) => `${k}\n${msg[k]}\n`)
+    .join('');
+  const signer = createSign('RSA-SHA256');
+  signer.update(text, 'utf8');
+  return {
+    ...msg,
+    SignatureVersion: '2',
+    Signature: signer.sign(sesFixture('test-signing-key.pem'), 'base64'),
+  };
+}
+
+describe('relay events', () => {
+  it('answers every hostile body, signed, on /v1/events/intake and /v1/events/ses with a documented 4xx (or accepts it when no rule refuses it)', async () => {
+    const { secret } = (await h.admin('events.create-secret', { environment: sac.environmentId })).secret;
+    await h.admin('events.add-ses-topic', { environment: sac.environmentId, topicArn: HOSTILE_TOPIC });
+    const saved = h.runtime.deps.sns;
+    h.runtime.deps.sns = {
+      fetchCertificate: async () => sesFixture('test-signing-cert.pem'),
+      confirmSubscription: async () => {},
+      certificates: new Map(),
+    };
+    try {
+      for (const corpus of eventCorpora(secret, sac.environmentId)) {
+        const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+        expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+        expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+        expect(statuses.get(401) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      }
+    } finally {
+      h.runtime.deps.sns = saved;
+    }
+  });
+});
+
 describe('recipients and messages', () => {
   it('covers every built /v1 operation in the hostile corpus', () => {
-    const covered = new Set(['GET /v1/quota', 'POST /v1/send', ...lookupCorpora().map((c) => c.endpoint)]);
+    const covered = new Set([
+      'GET /v1/quota',
+      'POST /v1/send',
+      ...lookupCorpora().map((c) => c.endpoint),
+      ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
+    ]);
     for (const op of Object.values(operations)) {
       if (op.isBuilt)
         expect(covered, `${op.method} ${op.path}: add it to the hostile corpus`).toContain(
@@ -530,6 +686,11 @@ function adminBase(name: string): Record<string, unknown> {
       return { environment: sac.environmentId, email: 'jane@example.com', days: 1 };
     case 'audit.list':
       return { tenant: sac.tenantId, since: '2026-11-01T00:00:00Z', limit: 5 };
+    case 'events.create-secret':
+    case 'events.show':
+      return { environment: sac.environmentId };
+    case 'events.add-ses-topic':
+      return { environment: sac.environmentId, topicArn: 'arn:aws:sns:eu-west-1:123456789012:hostile-topic' };
     default:
       throw new Error(`no base body for the admin command ${name}: add one to the hostile corpus`);
   }

@@ -77,6 +77,9 @@ export const coreErrorHandling = {
   from_domain_not_allowed: 'pass',
   // The wrapper only sends: the message lookup is never called through it.
   message_not_found: 'failed',
+  // Nor the relay event intakes, which are not called with an API key.
+  invalid_signature: 'failed',
+  sns_topic_not_registered: 'failed',
   template_not_found: 'pass',
   template_version_not_found: 'pass',
   idempotency_key_reused: 'pass',

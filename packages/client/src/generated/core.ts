@@ -11,6 +11,7 @@ export interface CoreErrorStatus {
   missing_api_key: 401;
   invalid_api_key: 401;
   invalid_admin_token: 401;
+  invalid_signature: 401;
   trial_expired: 402;
   api_key_revoked: 403;
   tenant_not_found: 403;
@@ -22,6 +23,7 @@ export interface CoreErrorStatus {
   recipient_complained: 403;
   recipient_unsubscribed: 403;
   recipient_suppressed: 403;
+  sns_topic_not_registered: 403;
   sending_domain_not_ready: 403;
   from_domain_not_allowed: 403;
   not_found: 404;
@@ -351,6 +353,121 @@ export interface GetMessageResult {
   }[]
 }
 
+/** The body of `POST /v1/events/intake`. */
+/**
+ * One event. Give messageId or messageIdHeader; a bounced event needs bounce.
+ */
+export interface IngestRelayEventBody {
+  /**
+   * the environment whose intake secret signed the event (mailsvc admin events create-secret)
+   */
+  environmentId: string
+  type: ("delivered" | "bounced" | "complained")
+  /**
+   * our message id, msg_… (the X-Mailsvc-Message-ID header)
+   */
+  messageId?: string
+  /**
+   * the Message-ID header of the message, with or without angle brackets
+   */
+  messageIdHeader?: string
+  /**
+   * the recipient the event is about
+   */
+  recipient?: string
+  bounce?: {
+    /**
+     * permanent: given up; transient bounces change nothing
+     */
+    type: ("permanent" | "transient")
+    /**
+     * RFC 3463 status, e.g. 5.1.1
+     */
+    status?: string
+    /**
+     * the remote server’s words
+     */
+    diagnostic?: string
+  }
+}
+
+/** The 200 answer of `POST /v1/events/intake`. */
+export interface IngestRelayEventResult {
+  ok: true
+  /**
+   * applied: the message changed; duplicate: already known; ignored: nothing to change (a transient bounce, an event for a message that was never handed over); replayed: this webhook-id was seen before; unknown_message: no such message in the environment
+   */
+  outcome: ("applied" | "duplicate" | "ignored" | "replayed" | "unknown_message")
+}
+
+/** The body of `POST /v1/events/ses`. */
+/**
+ * An Amazon SNS HTTP(S) message, as SNS posts it (Content-Type text/plain or application/json)
+ */
+export interface IngestSesEventBody {
+  /**
+   * At most 64 characters.
+   */
+  Type: string
+  /**
+   * At most 128 characters.
+   */
+  MessageId: string
+  /**
+   * At most 256 characters.
+   */
+  TopicArn: string
+  /**
+   * At most 262144 characters.
+   */
+  Message: string
+  /**
+   * At most 64 characters.
+   */
+  Timestamp: string
+  /**
+   * At most 8 characters.
+   */
+  SignatureVersion: string
+  /**
+   * At most 4096 characters.
+   */
+  Signature: string
+  /**
+   * At most 2048 characters.
+   */
+  SigningCertURL: string
+  Subject?: (string | null)
+  /**
+   * At most 2048 characters.
+   */
+  SubscribeURL?: string
+  /**
+   * At most 2048 characters.
+   */
+  Token?: string
+  /**
+   * At most 2048 characters.
+   */
+  UnsubscribeURL?: string
+  MessageAttributes?: {
+    /**
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^(.*)$".
+     */
+    [k: string]: unknown
+  }
+}
+
+/** The 200 answer of `POST /v1/events/ses`. */
+export interface IngestSesEventResult {
+  ok: true
+  /**
+   * as for /v1/events/intake; subscribed: a SubscriptionConfirmation was confirmed
+   */
+  outcome: ("applied" | "duplicate" | "ignored" | "replayed" | "unknown_message" | "subscribed")
+}
+
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
@@ -358,6 +475,8 @@ export const operations = {
   getRecipientStatus: { method: 'POST', path: '/v1/recipients/status', idempotencyKey: false },
   resubscribeRecipient: { method: 'POST', path: '/v1/recipients/resubscribe', idempotencyKey: false },
   getMessage: { method: 'POST', path: '/v1/messages/get', idempotencyKey: false },
+  ingestRelayEvent: { method: 'POST', path: '/v1/events/intake', idempotencyKey: false },
+  ingestSesEvent: { method: 'POST', path: '/v1/events/ses', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
@@ -368,5 +487,7 @@ export interface OperationErrors {
   getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   resubscribeRecipient: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';
+  ingestRelayEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'rate_limited' | 'service_unavailable' | 'internal';
+  ingestSesEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'sns_topic_not_registered' | 'rate_limited' | 'service_unavailable' | 'internal';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];

@@ -23,6 +23,7 @@ import { installAuth } from './auth-hook.js';
 import { collectRoutesFor405, installErrorHandling, sendError } from './errors.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
+import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recipientRoutes } from './routes/recipients.js';
@@ -195,6 +196,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   quotaRoutes(app, deps);
   sendRoutes(app, deps);
   recipientRoutes(app, deps);
+  await eventRoutes(app, deps);
   await unsubscribeRoutes(app, deps);
   await registerOpenApiRoutes(app);
   if (opts.adminToken) adminRoutes(app, deps);

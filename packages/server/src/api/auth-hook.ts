@@ -26,16 +26,25 @@ declare module 'fastify' {
 }
 
 /**
- * Wrong credentials count against the client's address (by its /64 for IPv6). A client over its
+ * Wrong credentials (an API key, the admin token, a relay event's signature) count against the client's address (by its /64 for IPv6). A client over its
  * allowance gets 429 for every wrong credential until its window ends, without another count; a
  * correct one still passes (a shared NAT or egress address must not lock out its good users).
  */
-async function checkFailure<T>(deps: Deps, req: FastifyRequest, attempt: () => Promise<T> | T): Promise<T> {
+export async function checkFailure<T>(
+  deps: Deps,
+  req: FastifyRequest,
+  attempt: () => Promise<T> | T,
+): Promise<T> {
   const client = clientLimitKey(req.ip);
   try {
     return await attempt();
   } catch (err) {
-    if (err instanceof ApiError && (err.code === 'invalid_api_key' || err.code === 'invalid_admin_token')) {
+    if (
+      err instanceof ApiError &&
+      (err.code === 'invalid_api_key' ||
+        err.code === 'invalid_admin_token' ||
+        err.code === 'invalid_signature')
+    ) {
       const now = Date.now();
       const waitSeconds = deps.authFailures.blockedFor(client, now);
       const decision =

@@ -4,7 +4,7 @@
 // /openapi.json, written to docs/openapi.json by `npm run docs`, rendered at /docs (Scalar,
 // every asset served from here).
 import swagger from '@fastify/swagger';
-import { type OperationId, operations } from '@mailsvc/contract/api';
+import { type Operation, type OperationId, operations } from '@mailsvc/contract/api';
 import { type CoreErrorCode, coreErrors, ErrorBody } from '@mailsvc/contract/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '@mailsvc/contract/http';
 import scalar from '@scalar/fastify-api-reference';
@@ -66,7 +66,7 @@ function completeDocument(doc: Json): Json {
     for (const operation of Object.values(methods)) {
       const id = operation.operationId as OperationId | undefined;
       if (!id || !(id in operations)) continue;
-      const op = operations[id];
+      const op: Operation = operations[id];
       if (!op.isBuilt) continue;
       const responses = (operation.responses ?? {}) as Record<string, Json>;
       delete responses['4XX'];
@@ -80,7 +80,13 @@ function completeDocument(doc: Json): Json {
       }
       Object.assign(responses, errorResponses(op.errors ?? []));
       operation.responses = responses;
-      operation.security = [{ apiKey: [] }];
+      // An SNS message carries its own signature (checked against Amazon's certificate): no scheme.
+      operation.security =
+        op.auth === 'webhookSignature'
+          ? [{ webhookSignature: [] }]
+          : op.auth === 'snsSignature'
+            ? []
+            : [{ apiKey: [] }];
       if (op.example && 'body' in op.example) {
         const body = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
         if (body?.['application/json']) body['application/json'].example = op.example.body;
@@ -113,6 +119,13 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: '`msk_<keyId>_<secret>`' },
+          webhookSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'webhook-signature',
+            description:
+              'Standard Webhooks: `webhook-id`, `webhook-timestamp` (Unix seconds, within 5 minutes) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`) under the environment’s intake secret (`mailsvc admin events create-secret`).',
+          },
         },
         schemas: {
           ErrorBody: ErrorBody as unknown as Json,

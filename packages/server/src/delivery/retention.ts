@@ -2,7 +2,11 @@
 // message metadata older than MAILSVC_RETENTION_DAYS and expired idempotency records, in batches,
 // a bounded number per run so a large backlog is worked off over several runs.
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { deleteExpiredIdempotencyKeys, deleteExpiredIntakeIds, deleteMessagesBefore } from '../db/repositories/retention.js';
+import {
+  deleteExpiredIdempotencyKeys,
+  deleteExpiredIntakeIds,
+  deleteMessagesBefore,
+} from '../db/repositories/retention.js';
 import type { Deps } from '../domain/deps.js';
 
 export const RETENTION_BATCH = 500;
@@ -63,7 +67,8 @@ export class RetentionSweeper {
     if (this.running) return;
     this.running = sweepOnce(this.deps)
       .then((r) => {
-        if (r.messages + r.idempotencyKeys + r.intakeIds > 0) this.deps.log.info(r, 'retention: deleted old records');
+        if (r.messages + r.idempotencyKeys + r.intakeIds > 0)
+          this.deps.log.info(r, 'retention: deleted old records');
       })
       .catch((err) =>
         isDatabaseUnavailable(err)

@@ -8,6 +8,7 @@ import type { Db } from '../db/schema.js';
 import type { QueueSignal } from '../delivery/queue-signal.js';
 import type { KeyLookupCache } from './auth/authenticate.js';
 import type { AuthFailureLimiter } from './auth/rate-limit.js';
+import type { SnsClient } from './feedback/ingest-ses-event.js';
 
 /** Keys derived once at start-up; never logged. */
 export interface ServiceKeys {
@@ -31,6 +32,8 @@ export interface Deps {
   rateLimits: RateLimitStore;
   /** Failed authentications per client IP. */
   authFailures: AuthFailureLimiter;
+  /** Amazon SNS for POST /v1/events/ses (certificates, subscription confirmations). */
+  sns: SnsClient;
   /** POST /v1/send's reads and accepts, batched per process (db/batcher.ts, runtime.ts). */
   send: {
     reads: Batcher<SendContextQuery, SendContext>;

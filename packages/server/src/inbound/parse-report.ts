@@ -115,7 +115,7 @@ const ORIGINAL_MARKERS = [
   /^-+ This is a copy of the message/im, // Exim
   /^--- Below this line is a copy of the message/im, // qmail
   /^-+ Original message -+$/im,
-  /^-+ Undelivered message headers/im,
+  /^-+ Undelivered message (?:follows|headers)/im, // Postfix (plain text)
 ];
 
 const PLAIN_INTROS = [
@@ -143,7 +143,9 @@ function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
     const m = marker.exec(text);
     if (m && m.index < explanation.length) {
       explanation = text.slice(0, m.index);
-      quoted = text.slice(m.index + m[0].length);
+      // The original starts on the line after the marker's line.
+      const lineEnd = text.indexOf('\n', m.index);
+      quoted = lineEnd < 0 ? '' : text.slice(lineEnd + 1);
     }
   }
   // The failed addresses: X-Failed-Recipients (Exim, Exchange), else "<address>:" lines
@@ -186,7 +188,9 @@ function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
   if (items.length === 0) return undefined;
   const original =
     originalHeaders(root) ??
-    (quoted ? parseHeaderBlock(quoted.replace(/^\s*\n/, '').split(/\r?\n\r?\n/)[0] ?? '') : undefined);
+    (quoted
+      ? parseHeaderBlock(quoted.replace(/^(?:[ \t]*\r?\n)+/, '').split(/\r?\n[ \t]*\r?\n/)[0] ?? '')
+      : undefined);
   return { type: 'plain-bounce', items, ref: refFromHeaders(original) };
 }
 

@@ -4,6 +4,14 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { KeyLookupCache } from '../auth/authenticate.js';
 import { BootstrapInput, bootstrap } from './bootstrap.js';
 import {
+  AddSesTopicInput,
+  addSesTopic,
+  CreateIntakeSecretInput,
+  createIntakeSecret,
+  ShowEventsInput,
+  showEvents,
+} from './events.js';
+import {
   AddDomainInput,
   addDomain,
   CreateKeyInput,
@@ -186,6 +194,22 @@ export const adminCommands: Record<string, AdminCommand> = {
     summary: "Show a tenant's usage this month",
     input: ShowUsageInput,
     run: showUsage,
+  }),
+  'events.create-secret': command({
+    summary:
+      'Create the Standard Webhooks secret of POST /v1/events/intake for an environment (shown once; the previous one keeps working 24 h)',
+    input: CreateIntakeSecretInput,
+    run: createIntakeSecret,
+  }),
+  'events.add-ses-topic': command({
+    summary: 'Accept Amazon SES notifications from this SNS topic (POST /v1/events/ses) for an environment',
+    input: AddSesTopicInput,
+    run: addSesTopic,
+  }),
+  'events.show': command({
+    summary: "Show an environment's relay event endpoints, intake secrets (ids and dates) and SES topics",
+    input: ShowEventsInput,
+    run: showEvents,
   }),
   'recipients.show': command({
     summary: "Show a recipient's state and recent messages in an environment",

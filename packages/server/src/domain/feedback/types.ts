@@ -38,7 +38,9 @@ export type ReportType =
   | 'arf' // RFC 5965 feedback report
   | 'plain-bounce' // a plain-text bounce of a known MTA with unambiguous evidence
   | 'auto-reply' // out-of-office and other automatic replies: not a bounce
-  | 'unrecognised'; // nothing we can read as feedback
+  | 'unrecognised' // nothing we can read as feedback
+  | 'relay-event' // POST /v1/events/intake
+  | 'ses'; // POST /v1/events/ses
 
 export interface FeedbackReport {
   type: ReportType;

@@ -1,0 +1,122 @@
+// Operators' commands for the relay event intakes (DESIGN.md §5): an environment's Standard
+// Webhooks secret for POST /v1/events/intake, and the SNS topics whose SES notifications
+// POST /v1/events/ses accepts for it. Each change is audited in the command's transaction.
+import { randomBytes } from 'node:crypto';
+import { type Static, Type } from '@sinclair/typebox';
+import { insertAuditEvent } from '../../db/repositories/audit.js';
+import {
+  insertIntakeSecret,
+  insertSesTopic,
+  listIntakeSecrets,
+  listSesTopics,
+} from '../../db/repositories/event-intake.js';
+import { ApiError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { IdOf, Strict } from './schemas.js';
+import { type AdminDeps, requireEnvironment } from './tenancy.js';
+
+/** How long a replaced secret keeps verifying, so a relay can be switched over without loss. */
+export const SECRET_ROTATION_GRACE_MS = 24 * 3_600_000;
+
+const endpoints = (deps: AdminDeps) => ({
+  intakeUrl: `${deps.config.MAILSVC_PUBLIC_URL}/v1/events/intake`,
+  sesUrl: `${deps.config.MAILSVC_PUBLIC_URL}/v1/events/ses`,
+});
+
+export const CreateIntakeSecretInput = Strict({ environment: IdOf('env') });
+export async function createIntakeSecret(
+  deps: AdminDeps,
+  input: Static<typeof CreateIntakeSecretInput>,
+  actor: string,
+) {
+  const env = await requireEnvironment(deps.db, input.environment);
+  const now = deps.clock.now();
+  const id = newId('whs', now.getTime());
+  // Standard Webhooks secrets: whsec_ and base64 of 24 to 64 random bytes.
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const graceUntil = new Date(now.getTime() + SECRET_ROTATION_GRACE_MS);
+  const retired = await insertIntakeSecret(deps.db, {
+    id,
+    environmentId: env.id,
+    tenantId: env.tenant_id,
+    secret,
+    now,
+    graceUntil,
+  });
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: env.tenant_id,
+      actor,
+      action: 'events.create-secret',
+      targetType: 'environment',
+      targetId: env.id,
+      details: { secretId: id, retiredSecrets: retired },
+    },
+    now,
+  );
+  return {
+    secret: {
+      id,
+      environmentId: env.id,
+      secret,
+      intakeUrl: endpoints(deps).intakeUrl,
+      ...(retired > 0 && { previousSecretsValidUntil: graceUntil.toISOString() }),
+    },
+  };
+}
+
+const TOPIC_ARN = '^arn:aws[a-z-]*:sns:[a-z0-9-]{4,32}:[0-9]{12}:[A-Za-z0-9_-]{1,256}(\\.fifo)?$';
+
+export const AddSesTopicInput = Strict({
+  environment: IdOf('env'),
+  topicArn: Type.String({
+    pattern: TOPIC_ARN,
+    maxLength: 320,
+    description:
+      'the SNS topic your SES configuration set or identity notifies, arn:aws:sns:REGION:ACCOUNT:NAME',
+  }),
+});
+export async function addSesTopic(deps: AdminDeps, input: Static<typeof AddSesTopicInput>, actor: string) {
+  const env = await requireEnvironment(deps.db, input.environment);
+  const now = deps.clock.now();
+  const added = await insertSesTopic(deps.db, {
+    topicArn: input.topicArn,
+    environmentId: env.id,
+    tenantId: env.tenant_id,
+    now,
+  });
+  if (!added) throw new ApiError('conflict', `The SNS topic ${input.topicArn} is already registered.`);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: env.tenant_id,
+      actor,
+      action: 'events.add-ses-topic',
+      targetType: 'environment',
+      targetId: env.id,
+      details: { topicArn: input.topicArn },
+    },
+    now,
+  );
+  return { topic: { topicArn: input.topicArn, environmentId: env.id, sesUrl: endpoints(deps).sesUrl } };
+}
+
+export const ShowEventsInput = Strict({ environment: IdOf('env') });
+export async function showEvents(deps: AdminDeps, input: Static<typeof ShowEventsInput>) {
+  const env = await requireEnvironment(deps.db, input.environment);
+  const secrets = await listIntakeSecrets(deps.db, env.id);
+  const topics = await listSesTopics(deps.db, env.id);
+  return {
+    events: {
+      environmentId: env.id,
+      ...endpoints(deps),
+      secrets: secrets.map((s) => ({
+        id: s.id,
+        createdAt: s.createdAt.toISOString(),
+        expiresAt: s.expiresAt?.toISOString() ?? null,
+      })),
+      sesTopics: topics.map((t) => ({ topicArn: t.topicArn, createdAt: t.createdAt.toISOString() })),
+    },
+  };
+}

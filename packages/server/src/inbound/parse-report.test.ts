@@ -1,0 +1,75 @@
+// The fixture corpus (fixtures/, written by hand from the RFC examples and the documented
+// formats of Postfix, Sendmail, Exim, qmail and Exchange; fixtures/README.md names the source
+// of each): every sample is read as expected.json says — its type, each recipient's finding
+// (kind, hard or not, status) and how it names our message.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isMailboxMissing, statusInReply } from '../domain/feedback/classify-failure.js';
+import { parseReport } from './parse-report.js';
+
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Record<
+  string,
+  {
+    type: string;
+    items: { kind: string; hard: boolean; recipient?: string; status?: string }[];
+    ref: Record<string, string>;
+    feedbackType?: string;
+  }
+>;
+
+describe('the fixture corpus', () => {
+  it('holds at least 25 samples, each listed in expected.json', () => {
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml'));
+    expect(files.length).toBeGreaterThanOrEqual(25);
+    expect(Object.keys(expected).sort()).toEqual(files.sort());
+  });
+
+  it.each(Object.keys(expected))('reads %s as expected', (file) => {
+    const want = expected[file]!;
+    const report = parseReport(fs.readFileSync(path.join(dir, file)));
+    expect(report.type).toBe(want.type);
+    expect(
+      report.items.map((i) => ({
+        kind: i.kind,
+        hard: i.hard,
+        ...(i.recipient && { recipient: i.recipient }),
+        ...(i.status && { status: i.status }),
+      })),
+    ).toEqual(want.items);
+    expect(report.ref).toEqual(want.ref);
+    if (want.feedbackType) expect(report.feedbackType).toBe(want.feedbackType);
+  });
+});
+
+describe('classification', () => {
+  it.each([
+    ['5.1.1', 'smtp; 550 5.1.1 User unknown', true],
+    ['5.1.2', 'Host or domain name not found', true],
+    ['5.1.10', 'null MX', true],
+    ['5.2.1', 'mailbox disabled', true],
+    ['5.1.1', '550 5.1.1 blocked using zen.spamhaus.org', false],
+    ['5.7.1', 'User unknown', false],
+    ['5.2.2', 'mailbox full', false],
+    ['4.1.1', 'User unknown (try again)', false],
+    [undefined, '550 User unknown', false],
+  ])('status %s with %j is hard: %s', (status, diagnostic, hard) => {
+    expect(isMailboxMissing(status, diagnostic)).toBe(hard);
+  });
+
+  it('reads an enhanced code only where it follows a reply code, not inside an IP address', () => {
+    expect(statusInReply('host 203.5.1.1 said: 550 5.1.1 no such user')).toBe('5.1.1');
+    expect(statusInReply('host 203.5.1.1 said: no such user')).toBeUndefined();
+    expect(statusInReply('Sorry, no mailbox here by that name. (#5.1.1)')).toBe('5.1.1');
+  });
+
+  it('refuses a MIME structure nested deeper than 16 levels', () => {
+    let raw = 'Content-Type: text/plain\r\n\r\nx';
+    for (let i = 0; i < 40; i++) {
+      raw = `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n${raw}\r\n--b${i}--\r\n`;
+    }
+    expect(() => parseReport(Buffer.from(raw))).toThrow(/too deep/);
+  });
+});
