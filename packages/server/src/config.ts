@@ -104,7 +104,7 @@ const spec = {
   },
   MAILSVC_BOUNCE_DOMAIN: {
     description:
-      'Domain of the VERP bounce address (Return-Path bounces+<messageId>.<tag>@ this domain; the tag, an HMAC of the message id, makes the address unforgeable). Publish SPF for your relay on it and an MX record pointing at `mailsvc inbound` (docs/feedback.md). A verified custom sending domain uses bounces.<that domain> instead, so SPF and DMARC align.',
+      'Domain of the VERP bounce address (Return-Path bounces+<messageId>.<tag>@ this domain; the tag, an HMAC of the message id, makes the address unforgeable). Publish SPF for your relay on it and an MX record pointing at `mailsvc inbound` (docs/feedback.md). A custom sending domain whose return path is marked published (admin domains set-return-path) uses bounces.<that domain> instead, so SPF and DMARC align.',
     default: (c: Record<string, unknown>) => c.MAILSVC_DEFAULT_SENDING_DOMAIN as string,
     defaultLabel: 'MAILSVC_DEFAULT_SENDING_DOMAIN',
     parse: domainName,

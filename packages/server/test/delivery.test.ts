@@ -386,6 +386,7 @@ describe('headers and signature', () => {
     const domain = `mail-${counter}.acme-dkim.test`;
     const { domain: record } = await h.admin('domains.add', { domain, project: t.projectId });
     await h.admin('domains.set-status', { domain, status: 'verified' });
+    await h.admin('domains.set-return-path', { domain, status: 'verified' });
     expect(record.dkim.record.name).toBe(`${record.dkim.selector}._domainkey.${domain}`);
     const to = address('signed');
     await send({ templateId: 'mention', to, data: {} }, t.apiKey);
@@ -418,6 +419,19 @@ describe('headers and signature', () => {
     );
     const bad = await dkimVerify(tampered, { resolver });
     expect(bad.results[0]!.status.result).not.toBe('pass');
+  });
+
+  it('keeps the service bounce domain as the return path until the domain’s return path is marked published', async () => {
+    const t = await seedScope(h);
+    const domain = `mail-${counter}.acme-rp.test`;
+    await h.admin('domains.add', { domain, project: t.projectId });
+    await h.admin('domains.set-status', { domain, status: 'verified' });
+    const to = address('return-path');
+    await send({ templateId: 'mention', to, data: {} }, t.apiKey);
+    await worker.drain();
+    const mail = receivedFor(to)[0]!;
+    expect(mail.parsed.headers.has('dkim-signature')).toBe(true);
+    expect(mail.mailFrom).toMatch(/^bounces\+msg_\w{26}\.[0-9a-f]{16}@mailsvc\.test$/);
   });
 
   it('signs only with the key of a verified domain: one set back to failed after the accept signs nothing', async () => {

@@ -235,6 +235,19 @@ describe('POST /v1/events/intake', () => {
     expect(res.statusCode).toBe(415);
   });
 
+  it('refuses events signed with a revoked secret at once', async () => {
+    const t = await seedScope(h);
+    const { secret: created } = await h.admin('events.create-secret', { environment: t.environmentId });
+    const event = () =>
+      signed(
+        { type: 'delivered', environmentId: t.environmentId, messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5' },
+        { secret: created.secret },
+      );
+    expect((await h.request(event())).statusCode).toBe(200);
+    await h.admin('events.revoke-secret', { id: created.id });
+    expect((await h.request(event())).statusCode).toBe(401);
+  });
+
   it('keeps the previous secret valid for 24 hours after a new one is created', async () => {
     const t = await seedScope(h);
     const first = (await h.admin('events.create-secret', { environment: t.environmentId })).secret.secret;
@@ -375,6 +388,16 @@ describe('POST /v1/events/ses', () => {
     );
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('sns_topic_not_registered');
+  });
+
+  it('refuses a topic once it is removed', async () => {
+    const topic = 'arn:aws:sns:us-east-1:123456789012:removed-later';
+    await h.admin('events.add-ses-topic', { environment: s.environmentId, topicArn: topic });
+    const message = () =>
+      sesNotification('delivery.json', 'msg_01M81C1XJB7Y4KHB01G4B1P0M5', 'x@example.net', topic);
+    expect((await postSns(message())).statusCode).toBe(200);
+    await h.admin('events.remove-ses-topic', { topicArn: topic });
+    expect((await postSns(message())).statusCode).toBe(403);
   });
 
   it('confirms a subscription of a registered topic by visiting its SubscribeURL', async () => {

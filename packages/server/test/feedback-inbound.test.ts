@@ -4,8 +4,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
+import { claimMessages, recordAttempts } from '../src/db/repositories/queue.js';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
+import { newId } from '../src/ids.js';
 import { type RunningInbound, startInbound } from '../src/inbound/server.js';
 import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
 import { type Received, type SmtpSink, startSmtpSink } from './smtp-sink.js';
@@ -184,7 +186,7 @@ describe('mailsvc inbound', () => {
   it('reads an ARF abuse report sent to a plain feedback address: complained, and every template refused with 403 recipient_complained', async () => {
     const to = address('angry');
     const { id, received } = await delivered(to);
-    await mail('fbl@bounces.example.com', arf(received, 'abuse'));
+    await mail('fbl@mailsvc.test', arf(received, 'abuse'));
     expect(await status(id)).toBe('complained');
     expect((await recipientRow(h, s.environmentId, to))?.complaint_count).toBe(1);
     for (const [templateId, data] of [
@@ -200,7 +202,7 @@ describe('mailsvc inbound', () => {
   it('ignores a not-spam feedback report', async () => {
     const to = address('fine');
     const { id, received } = await delivered(to);
-    await mail('fbl@bounces.example.com', arf(received, 'not-spam'));
+    await mail('fbl@mailsvc.test', arf(received, 'not-spam'));
     expect(await status(id)).toBe('sent');
     expect(await recipientRow(h, s.environmentId, to)).toBeUndefined();
   });
@@ -259,6 +261,33 @@ describe('mailsvc inbound', () => {
     expect(await status(id)).toBe('sent');
   });
 
+  it('ignores a DSN that did not come to a VERP address, even when its original names our message', async () => {
+    const to = address('headers-only');
+    const { id, received } = await delivered(to);
+    await mail(
+      'postmaster@mailsvc.test',
+      dsn(received, `Final-Recipient: rfc822; ${to}\r\nAction: failed\r\nStatus: 5.1.1`),
+    );
+    expect(await status(id)).toBe('sent');
+    expect(await recipientRow(h, s.environmentId, to)).toBeUndefined();
+  });
+
+  it('refuses mail for a domain that is not a bounce domain (no open relay)', async () => {
+    await expect(mail('someone@example.org', 'Subject: hi\r\n\r\nhello\r\n')).rejects.toMatchObject({
+      responseCode: 550,
+    });
+  });
+
+  it('reads an ISO-8859-1 out-of-office reply as an auto-reply, not an error', async () => {
+    const to = address('latin1');
+    const { id, received } = await delivered(to);
+    await mail(
+      received.mailFrom,
+      `From: ${to}\r\nTo: ${received.mailFrom}\r\nSubject: Abwesenheitsnotiz\r\nAuto-Submitted: auto-replied\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nIch bin bis Montag nicht im B=FCro.\r\n`,
+    );
+    expect(await status(id)).toBe('sent');
+  });
+
   it('refuses a message over 1 MiB with 552', async () => {
     const { received } = await delivered(address('big'));
     const body = `${'x'.repeat(998)}\r\n`.repeat(1100);
@@ -278,6 +307,71 @@ describe('duplicate and out-of-order reports', () => {
     xs.length <= 1
       ? [xs.slice()]
       : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+
+  it.each([['soft, then hard'], ['hard, then soft']])(
+    'count a hard bounce whether a soft failure of the same message came before or after it (%s)',
+    async (order) => {
+      const to = address('soft-hard');
+      const { id } = await delivered(to);
+      const soft = { kind: 'failed', hard: false } as const;
+      const hard = { kind: 'failed', hard: true } as const;
+      for (const f of order === 'soft, then hard' ? [soft, hard] : [hard, soft]) {
+        await applyMessageFeedback(h.runtime.deps.db, {
+          messageId: id,
+          ...f,
+          details: { source: 'intake' },
+          evidence: null,
+          now: h.clock.now(),
+        });
+      }
+      expect(await status(id)).toBe('bounced');
+      expect((await recipientRow(h, s.environmentId, to))?.hard_bounce_count).toBe(1);
+    },
+  );
+
+  it('keep a report that arrived while the attempt was being recorded: the worker’s later "sent" does not undo "delivered"', async () => {
+    const to = address('race');
+    const res = await send('login-code', to, { code: '482913' });
+    const id = res.json().messageId as string;
+    h.clock.advance(1000);
+    const now = h.clock.now();
+    const [claimed] = await claimMessages(h.runtime.deps.db, {
+      now,
+      limit: 1,
+      lockedUntil: new Date(now.getTime() + 60_000),
+      claimToken: 'race-token',
+    });
+    expect(claimed?.id).toBe(id);
+    await applyMessageFeedback(h.runtime.deps.db, {
+      messageId: id,
+      kind: 'delivered',
+      hard: false,
+      details: { source: 'intake' },
+      evidence: null,
+      now,
+    });
+    const [recorded] = await recordAttempts(h.runtime.deps.db, [
+      {
+        messageId: id,
+        claimToken: 'race-token',
+        status: 'sent',
+        isAttempt: true,
+        nextAttemptAt: null,
+        error: null,
+        event: { id: newId('evt', now.getTime()), details: { smtpCode: 250 } },
+        bounce: false,
+        now,
+      },
+    ]);
+    expect(recorded).toBe(true);
+    const row = await h.runtime.deps.db
+      .selectFrom('messages')
+      .select(['status', 'claim_token', 'data', 'attempts'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'delivered', claim_token: null, data: null, attempts: 1 });
+    expect((await timeline(id)).map((e) => e.type)).toEqual(['accepted', 'delivered']);
+  });
 
   it.each(permutations([0, 1, 2]).map((p) => [p.join(',')]))(
     'end in the same state whatever the order (%s), each sent twice',

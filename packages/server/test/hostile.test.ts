@@ -674,6 +674,8 @@ function adminBase(name: string): Record<string, unknown> {
       return { domain: 'hostile.example.com', environment: sac.environmentId };
     case 'domains.set-status':
       return { domain: STATUS_DOMAIN, status: 'pending' };
+    case 'domains.set-return-path':
+      return { domain: STATUS_DOMAIN, status: 'pending' };
     case 'domains.list':
       return { tenant: sac.tenantId };
     case 'usage.show':
@@ -689,6 +691,10 @@ function adminBase(name: string): Record<string, unknown> {
     case 'events.create-secret':
     case 'events.show':
       return { environment: sac.environmentId };
+    case 'events.revoke-secret':
+      return { id: unknownId('whs') };
+    case 'events.remove-ses-topic':
+      return { topicArn: 'arn:aws:sns:eu-west-1:123456789012:no-such-topic' };
     case 'events.add-ses-topic':
       return { environment: sac.environmentId, topicArn: 'arn:aws:sns:eu-west-1:123456789012:hostile-topic' };
     default:

@@ -120,7 +120,9 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     ...(inbound
       ? typeof inbound === 'string'
         ? [`  Inbound    not started: ${inbound}`]
-        : [`  Inbound    smtp://${host}:${inbound.port} (bounces and complaints, docs/feedback.md)`]
+        : [
+            `  Inbound    smtp://${config.MAILSVC_INBOUND_HOST === '0.0.0.0' || config.MAILSVC_INBOUND_HOST === '::' ? '127.0.0.1' : config.MAILSVC_INBOUND_HOST}:${inbound.port} (bounces and complaints, docs/feedback.md)`,
+          ]
       : []),
     `  Limits     ${await describeRateLimits(deps)}`,
   ];

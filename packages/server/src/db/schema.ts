@@ -85,6 +85,11 @@ export interface SendingDomainsTable {
   dkim_public_key: Nullable<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  return_path_status: ColumnType<
+    'pending' | 'verified',
+    'pending' | 'verified' | undefined,
+    'pending' | 'verified'
+  >;
 }
 
 export interface TenantUsageTable {

@@ -50,9 +50,9 @@ export function unsubscribeUrl(deps: Pick<Deps, 'config' | 'keys'>, m: ClaimedMe
 
 /**
  * The envelope sender: a signed VERP address (domain/feedback/verp.ts). A verified custom sending
- * domain (one with a DKIM key) gets its bounces at bounces.<domain>, whose MX the tenant points
- * at `mailsvc inbound`: the Return-Path then aligns with From for SPF and DMARC. Every other
- * message uses MAILSVC_BOUNCE_DOMAIN.
+ * domain whose return path an operator marked published (`admin domains set-return-path`: MX of
+ * bounces.<domain> to `mailsvc inbound`, SPF for the relay) gets its bounces there, so the
+ * Return-Path aligns with From for SPF and DMARC. Every other message uses MAILSVC_BOUNCE_DOMAIN.
  */
 export function bounceAddress(
   deps: Pick<Deps, 'config' | 'keys'>,
@@ -168,7 +168,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
     const key = await deps.dkimKeyFor(m.sendingDomain);
     if (key) {
       raw = await signMessage(raw, key);
-      verifiedDomain = m.sendingDomain;
+      if (key.hasReturnPath) verifiedDomain = m.sendingDomain;
     }
   } catch (err) {
     deps.log.error({ err, messageId: m.id, domain: m.sendingDomain }, 'DKIM signing failed');

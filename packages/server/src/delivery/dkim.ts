@@ -29,10 +29,17 @@ export interface DkimKey {
   domain: string;
   selector: string;
   privateKey: KeyObject;
+  /** The domain's return path (bounces.<domain>: MX and SPF) is published: envelope senders may use it. */
+  hasReturnPath?: boolean;
 }
 
-export function parseDkimKey(domain: string, selector: string, privateKeyPem: string): DkimKey {
-  return { domain, selector, privateKey: createPrivateKey(privateKeyPem) };
+export function parseDkimKey(
+  domain: string,
+  selector: string,
+  privateKeyPem: string,
+  hasReturnPath = false,
+): DkimKey {
+  return { domain, selector, privateKey: createPrivateKey(privateKeyPem), hasReturnPath };
 }
 
 export function signMessage(raw: Buffer, key: DkimKey): Promise<Buffer> {

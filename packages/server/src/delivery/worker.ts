@@ -229,7 +229,9 @@ export class DeliveryWorker {
     if (hit && hit.until > now) return hit.key;
     const row = await this.whileUnavailable(() => findDkimKey(this.deps.db, domain));
     const key =
-      row?.privateKeyPem && row.selector ? parseDkimKey(row.domain, row.selector, row.privateKeyPem) : null;
+      row?.privateKeyPem && row.selector
+        ? parseDkimKey(row.domain, row.selector, row.privateKeyPem, row.returnPathStatus === 'verified')
+        : null;
     this.dkimCache.set(domain, { key, until: now + DKIM_CACHE_MS });
     return key;
   }

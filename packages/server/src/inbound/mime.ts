@@ -144,9 +144,14 @@ export function* walkParts(part: MimePart): Generator<MimePart> {
   for (const child of part.parts) yield* walkParts(child);
 }
 
-/** A text part's body as a string, in its declared charset. */
+/** A text part's body as a string, in its declared charset (unknown charsets read as latin1). */
 export function textOf(part: MimePart): string {
-  const charset = part.params.charset;
-  if (!charset || /^(us-ascii|utf-?8)$/i.test(charset)) return part.body.toString('utf8');
-  return libmime.decode(part.body, charset);
+  const charset = part.params.charset?.trim().toLowerCase();
+  if (!charset || charset === 'us-ascii' || charset === 'utf-8' || charset === 'utf8')
+    return part.body.toString('utf8');
+  try {
+    return new TextDecoder(charset).decode(part.body);
+  } catch {
+    return part.body.toString('latin1');
+  }
 }

@@ -25,10 +25,19 @@ const ORIGINAL_TYPES = new Set([
   'message/global-headers',
 ]);
 
-function clip(text: string | undefined): string | undefined {
+/**
+ * Free text of a report as we keep it: one line, at most 500 characters, without control
+ * characters or unpaired surrogates (which PostgreSQL's jsonb refuses and logs would carry).
+ */
+export function clip(text: string | undefined): string | undefined {
   if (!text) return undefined;
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat ? flat.slice(0, DIAGNOSTIC_MAX) : undefined;
+  const flat = text
+    .slice(0, DIAGNOSTIC_MAX * 4)
+    .replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ')
+    .trim()
+    .slice(0, DIAGNOSTIC_MAX);
+  const wellFormed = (flat as string & { toWellFormed(): string }).toWellFormed();
+  return wellFormed || undefined;
 }
 
 /** `rfc822; user@example.net` or `utf-8; 用户@例子.广告` → the address, lower-cased. */
@@ -38,7 +47,7 @@ function addressOf(field: string | undefined): string | undefined {
   let address = (semi >= 0 ? field.slice(semi + 1) : field).trim();
   // RFC 6533 utf-8 addresses may carry \x{HEX} escapes (RFC 6533 §3): undo them.
   address = address.replace(/\\x\{([0-9a-f]{1,6})\}/gi, (_, hex: string) =>
-    String.fromCodePoint(Number.parseInt(hex, 16)),
+    Number.parseInt(hex, 16) <= 0x10ffff ? String.fromCodePoint(Number.parseInt(hex, 16)) : '\ufffd',
   );
   address = address.replace(/^<|>$/g, '');
   return address.includes('@') ? address.toLowerCase() : undefined;
@@ -132,9 +141,28 @@ function plainBody(root: MimePart): string | undefined {
   return undefined;
 }
 
+/**
+ * The line of a plain-text bounce that quotes the reply: from the reply code on ("550 5.1.1 …"),
+ * or qmail's line with "(#5.1.1)". Line by line with anchored patterns, each line cut to 1,000
+ * characters: a regular expression over the whole text could take quadratic time.
+ */
+function diagnosticLine(segment: string): string | undefined {
+  for (const raw of segment.split('\n')) {
+    const line = raw.slice(0, 1000);
+    const reply = /\b[245]\d\d[ -][245]\.\d{1,3}\.\d{1,3}\b/.exec(line);
+    if (reply) return line.slice(reply.index);
+    if (/\(#[245]\.\d{1,3}\.\d{1,3}\)/.test(line)) return line;
+  }
+  return undefined;
+}
+
+/** How much of a plain-text bounce is read: its explanation is short; the quoted original may not be. */
+const PLAIN_TEXT_MAX = 64 * 1024;
+
 function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
-  const text = plainBody(root);
-  if (text === undefined) return undefined;
+  const full = plainBody(root);
+  if (full === undefined) return undefined;
+  const text = full.slice(0, PLAIN_TEXT_MAX);
   const failedHeader = allHeaders(root.headers, 'x-failed-recipients').join(',');
   if (!failedHeader && !PLAIN_INTROS.some((re) => re.test(text))) return undefined;
   let explanation = text;
@@ -174,9 +202,7 @@ function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
     // permanent-error statement. Without one the bounce is not read at all.
     const isPermanent = status?.startsWith('5.') || /\bpermanent error\b/i.test(explanation);
     if (!status && !isPermanent) continue;
-    const diagnostic = clip(
-      /(?:\b[245]\d\d[ -][245]\.\d{1,3}\.\d{1,3}\b.*|.*\(#[245]\.\d{1,3}\.\d{1,3}\).*)/.exec(segment)?.[0],
-    );
+    const diagnostic = clip(diagnosticLine(segment));
     items.push({
       kind: 'failed',
       hard: isMailboxMissing(status, diagnostic),

@@ -1,15 +1,17 @@
 // `mailsvc inbound`: the SMTP server of the bounce domains (smtp-server). It takes DSNs, delivery
 // notices, ARF complaints and whatever else arrives, reads each (parse-report.ts) and applies it
 // (domain/feedback). Mail to a VERP address whose tag does not verify is refused at RCPT: a
-// guessed or forged address names no message. Input is capped at 1 MiB. A report that cannot be
+// guessed or forged address names no message; a DSN or plain bounce that did not come to a
+// verified VERP address changes nothing (ARF reports, sent to a feedback-loop address, are
+// matched by the returned original's headers, as RFC 5965 reports must be). Input is capped at 1 MiB. A report that cannot be
 // recorded because the database is away is answered 451, so the sending MTA tries again later.
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { isDatabaseUnavailable } from '../db/errors.js';
+import { isVerifiedSendingDomain } from '../db/repositories/feedback.js';
 import type { Deps } from '../domain/deps.js';
 import { applyFeedbackReport, type ReportOutcome } from '../domain/feedback/apply-report.js';
 import type { FeedbackReport } from '../domain/feedback/types.js';
 import { messageIdFromVerp } from '../domain/feedback/verp.js';
-import { MimeLimitError } from './mime.js';
 import { parseReport } from './parse-report.js';
 
 /** Largest message read; a report is a few KB, and the original inside it is capped by its MTA. */
@@ -56,6 +58,16 @@ export async function startInbound(
   opts: { port: number; host: string },
 ): Promise<RunningInbound> {
   const log = deps.log.child({ component: 'inbound' });
+  const bounceDomain = deps.config.MAILSVC_BOUNCE_DOMAIN.toLowerCase();
+  /** The service's bounce domain, or bounces.<a verified sending domain>: nothing else is ours. */
+  const isOurDomain = async (address: string): Promise<boolean> => {
+    const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+    if (domain === bounceDomain) return true;
+    return (
+      domain.startsWith('bounces.') &&
+      (await isVerifiedSendingDomain(deps.db, domain.slice('bounces.'.length)))
+    );
+  };
   const running: RunningInbound = { port: 0, close: async () => {} };
   const server = new SMTPServer({
     name: deps.config.MAILSVC_BOUNCE_DOMAIN,
@@ -75,7 +87,14 @@ export async function startInbound(
       if (/^bounces\+/i.test(address.address) && !messageIdFromVerp(deps.keys.verp, address.address)) {
         return callback(new SmtpReply(550, '5.1.1 No such bounce address'));
       }
-      callback();
+      isOurDomain(address.address).then(
+        (ours) =>
+          callback(ours ? undefined : new SmtpReply(550, '5.7.1 Relay access denied: not a bounce domain')),
+        (err: unknown) => {
+          log.warn({ err }, 'inbound RCPT check failed');
+          callback(new SmtpReply(451, '4.3.0 Try again later'));
+        },
+      );
     },
     onData(stream, session, callback) {
       void (async () => {
@@ -85,11 +104,17 @@ export async function startInbound(
         try {
           report = parseReport(raw);
         } catch (err) {
-          if (err instanceof MimeLimitError) throw new SmtpReply(554, '5.6.0 Message structure too complex');
-          throw err;
+          // Not something a retry can fix: refused for good (a bounce's sender discards it).
+          log.warn({ err }, 'inbound mail could not be read');
+          throw new SmtpReply(554, '5.6.0 Message could not be read');
         }
         const verp = verpMessageId(deps, session);
         if (verp) report.ref = { ...report.ref, verpMessageId: verp };
+        else if (report.type === 'dsn' || report.type === 'plain-bounce') {
+          // A bounce goes to the envelope sender, our signed VERP address. One that did not come
+          // that way names its message only by headers anyone holding a copy could write.
+          report.ref = {};
+        }
         const outcomes =
           report.items.length > 0 ? await applyFeedbackReport(deps, report, { source: 'inbound', raw }) : [];
         log.info(
@@ -105,8 +130,9 @@ export async function startInbound(
             log.warn('database unavailable: report deferred (451)');
             return callback(new SmtpReply(451, '4.3.0 Try again later'));
           }
+          // Anything else would fail the same way on every retry: refused, and logged.
           log.error({ err }, 'inbound report failed');
-          callback(new SmtpReply(451, '4.3.0 Try again later'));
+          callback(new SmtpReply(554, '5.3.0 Report could not be recorded'));
         },
       );
     },

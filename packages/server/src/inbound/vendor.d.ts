@@ -1,8 +1,6 @@
 // Types for the two small MIME helpers of the Nodemailer project that ship none.
 declare module 'libmime' {
   const libmime: {
-    /** Decodes a buffer in the given charset to a string (unknown charsets read as latin1). */
-    decode(buf: Buffer, charset?: string): string;
     /** Decodes RFC 2047 encoded words in a header value. */
     decodeWords(str: string): string;
     /** `type/subtype; a=b` → its value (lower-cased by the caller) and parameters (RFC 2231 joined). */

@@ -42,3 +42,9 @@ CREATE TABLE ses_topics (
   tenant_id      text NOT NULL REFERENCES tenants (id),
   created_at     timestamptz NOT NULL
 );
+
+-- The return path of a custom sending domain: its mail's envelope sender moves to
+-- bounces.<domain> only once an operator says its MX (to mailsvc inbound) and SPF are published.
+-- Until then MAILSVC_BOUNCE_DOMAIN: a MAIL FROM domain without MX or A is refused by receivers.
+ALTER TABLE sending_domains ADD COLUMN return_path_status text NOT NULL DEFAULT 'pending'
+  CHECK (return_path_status IN ('pending', 'verified'));

@@ -116,3 +116,22 @@ export async function listSesTopics(db: Db, environmentId: string) {
     .orderBy('created_at')
     .execute();
 }
+
+/** Ends a secret now (a leaked one); returns its environment and tenant, or undefined when unknown. */
+export async function expireIntakeSecret(db: Db, id: string, now: Date) {
+  return db
+    .updateTable('event_intake_secrets')
+    .set({ expires_at: now })
+    .where('id', '=', id)
+    .returning(['environment_id as environmentId', 'tenant_id as tenantId'])
+    .executeTakeFirst();
+}
+
+/** Stops accepting a topic; returns its environment and tenant, or undefined when unregistered. */
+export async function deleteSesTopic(db: Db, topicArn: string) {
+  return db
+    .deleteFrom('ses_topics')
+    .where('topic_arn', '=', topicArn)
+    .returning(['environment_id as environmentId', 'tenant_id as tenantId'])
+    .executeTakeFirst();
+}

@@ -8,23 +8,36 @@ import { newId } from '../../ids.js';
 import type { Db, MessageStatus } from '../schema.js';
 import { complainRecipient, recordHardBounce } from './recipients.js';
 
-/** Statuses a message can be in when reports about it make sense: it was (maybe) handed over. */
+/**
+ * Statuses a message can be in when reports about it make sense: it was (maybe) handed over. A
+ * deferred or expired message may have arrived after all (an attempt whose answer was lost is
+ * retried: at-least-once), so a report about that copy still counts.
+ */
 const REPORTABLE: ReadonlySet<MessageStatus> = new Set([
   'sending',
   'sent',
+  'deferred',
+  'expired',
   'delivered',
-  'bounced',
   'failed',
+  'bounced',
   'complained',
 ]);
 
+/**
+ * The ranking: a later finding never moves a message down. A hard bounce outranks a soft failure
+ * (a relay's vague permanent failure, then the DSN naming 5.1.1: the recipient's bounce counts
+ * whichever came first).
+ */
 const RANK: Partial<Record<MessageStatus, number>> = {
   sending: 1,
   sent: 1,
+  deferred: 1,
+  expired: 1,
   delivered: 2,
   failed: 3,
-  bounced: 3,
-  complained: 4,
+  bounced: 4,
+  complained: 5,
 };
 
 export interface FeedbackChange {
@@ -39,12 +52,14 @@ export interface FeedbackChange {
 
 export type FeedbackOutcome = 'applied' | 'duplicate' | 'not_reportable' | 'unknown_message';
 
-/** Event types that already record a finding of this kind for a message. */
-const SAME_FINDING: Record<FeedbackChange['kind'], string[]> = {
-  delivered: ['delivered'],
-  failed: ['bounced', 'failed'],
-  complained: ['complained'],
-};
+/**
+ * Event types that already record this finding for a message: each counts once. A soft failure
+ * after a hard bounce adds nothing; a hard bounce after a soft failure still counts.
+ */
+function sameFinding(c: Pick<FeedbackChange, 'kind' | 'hard'>): string[] {
+  if (c.kind === 'failed') return c.hard ? ['bounced'] : ['bounced', 'failed'];
+  return [c.kind];
+}
 
 export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<FeedbackOutcome> {
   return db.transaction().execute(async (trx) => {
@@ -57,7 +72,7 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
       .selectFrom('message_events')
       .select('id')
       .where('message_id', '=', c.messageId)
-      .where('type', 'in', SAME_FINDING[c.kind])
+      .where('type', 'in', sameFinding(c))
       .limit(1)
       .executeTakeFirst();
     if (seen) return 'duplicate';
@@ -78,6 +93,8 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
         updated_at: c.now,
         ...(c.kind === 'delivered' && { delivered_at: c.now }),
         ...(error && status === target && { last_error: JSON.stringify(error) }),
+        // Every status a report leaves is final: the template data is not needed any more.
+        ...(status !== message.status && { data: null }),
       })
       .where('id', '=', c.messageId)
       .execute();
@@ -112,6 +129,17 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
     if (c.kind === 'complained') await complainRecipient(trx, c.messageId, c.now);
     return 'applied';
   });
+}
+
+/** Whether mail to this domain is ours to read: a verified sending domain's bounces.<domain>. */
+export async function isVerifiedSendingDomain(db: Db, domain: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sending_domains')
+    .select('id')
+    .where('domain', '=', domain)
+    .where('status', '=', 'verified')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** A message by id with what a report needs to be matched against it. */

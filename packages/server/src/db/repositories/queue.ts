@@ -141,6 +141,19 @@ const FINAL = new Set(['sent', 'bounced', 'failed', 'suppressed', 'expired']);
  * single upsert would touch its recipients row twice.
  */
 export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<boolean[]> {
+  return (await recordAttemptOutcomes(db, records)).map((o) => o.recorded);
+}
+
+/**
+ * Per record: `recorded`, the claim token still matched (the lease was not lost); `applied`, the
+ * outcome became the message's status. A report (a relay's delivery event, a fast DSN) may have
+ * moved the message on while the attempt was running: then the report's status, error and
+ * timeline stand, and the attempt only releases its claim and counts.
+ */
+async function recordAttemptOutcomes(
+  db: Db,
+  records: AttemptRecord[],
+): Promise<{ recorded: boolean; applied: boolean }[]> {
   if (records.some((r) => r.bounce)) throw new Error('recordAttempts does not take bounces');
   const items = records.map((r) => ({
     message_id: r.messageId,
@@ -154,46 +167,48 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
     event_details: r.event.details,
     now: r.now.toISOString(),
   }));
-  const { rows } = await sql<{ message_id: string }>`
+  const { rows } = await sql<{ message_id: string; applied: boolean }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
         message_id text, claim_token text, status text, attempted int, next_attempt_at timestamptz,
         error jsonb, is_final boolean, event_id text, event_details jsonb, now timestamptz)
     ), updated AS (
       UPDATE messages m SET
-        -- A report (a relay's delivery event, a fast DSN) may have moved the message on while
-        -- this attempt was being recorded: it keeps the later status (feedback.ts ranks them).
         status = CASE WHEN m.status = 'sending' THEN i.status ELSE m.status END,
         attempts = m.attempts + i.attempted,
         next_attempt_at = COALESCE(i.next_attempt_at, m.next_attempt_at),
         locked_until = NULL,
         claim_token = NULL,
-        last_error = i.error,
+        last_error = CASE WHEN m.status = 'sending' THEN i.error ELSE m.last_error END,
         sent_at = CASE WHEN i.status = 'sent' THEN i.now ELSE m.sent_at END,
-        data = CASE WHEN i.is_final THEN NULL ELSE m.data END,
+        data = CASE WHEN i.is_final OR m.status <> 'sending' THEN NULL ELSE m.data END,
         updated_at = i.now
       FROM input i
       WHERE m.id = i.message_id AND m.claim_token = i.claim_token
-      RETURNING m.id, m.tenant_id
+      RETURNING m.id, m.tenant_id, m.status
+    ), events AS (
+      INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
+      SELECT i.event_id, u.id, u.tenant_id, i.status, i.event_details, i.now
+      FROM updated u JOIN input i ON i.message_id = u.id
+      WHERE u.status = i.status
     )
-    INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
-    SELECT i.event_id, u.id, u.tenant_id, i.status, i.event_details, i.now
-    FROM updated u JOIN input i ON i.message_id = u.id
-    RETURNING message_id`.execute(db);
-  const recorded = new Set(rows.map((r) => r.message_id));
-  return records.map((r) => recorded.has(r.messageId));
+    SELECT u.id AS message_id, u.status = i.status AS applied
+    FROM updated u JOIN input i ON i.message_id = u.id`.execute(db);
+  const byId = new Map(rows.map((r) => [r.message_id, r.applied]));
+  return records.map((r) => ({ recorded: byId.has(r.messageId), applied: byId.get(r.messageId) === true }));
 }
 
 /**
- * One outcome; for a hard bounce also the recipient's bounce state, in the same transaction.
+ * One outcome; for a hard bounce also the recipient's bounce state, in the same transaction, and
+ * only when the bounce became the message's status (a report may have counted it already).
  * Returns false when the lease was lost to another worker (then nothing is written).
  */
 export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> {
   if (!r.bounce) return (await recordAttempts(db, [r]))[0]!;
   return db.transaction().execute(async (trx) => {
-    const [recorded] = await recordAttempts(trx, [{ ...r, bounce: false }]);
-    if (recorded) await recordHardBounce(trx, r.messageId, r.now);
-    return recorded!;
+    const [outcome] = await recordAttemptOutcomes(trx, [{ ...r, bounce: false }]);
+    if (outcome!.applied) await recordHardBounce(trx, r.messageId, r.now);
+    return outcome!.recorded;
   });
 }
 
@@ -227,7 +242,12 @@ export async function extendLeases(db: Db, claimTokens: string[], lockedUntil: D
 export async function findDkimKey(db: Db, domain: string) {
   return db
     .selectFrom('sending_domains')
-    .select(['domain', 'dkim_selector as selector', 'dkim_private_key as privateKeyPem'])
+    .select([
+      'domain',
+      'dkim_selector as selector',
+      'dkim_private_key as privateKeyPem',
+      'return_path_status as returnPathStatus',
+    ])
     .where('domain', '=', domain)
     .where('status', '=', 'verified')
     .where('dkim_private_key', 'is not', null)

@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import {
+  deleteSesTopic,
+  expireIntakeSecret,
   insertIntakeSecret,
   insertSesTopic,
   listIntakeSecrets,
@@ -119,4 +121,52 @@ export async function showEvents(deps: AdminDeps, input: Static<typeof ShowEvent
       sesTopics: topics.map((t) => ({ topicArn: t.topicArn, createdAt: t.createdAt.toISOString() })),
     },
   };
+}
+
+export const RevokeIntakeSecretInput = Strict({ id: IdOf('whs') });
+export async function revokeIntakeSecret(
+  deps: AdminDeps,
+  input: Static<typeof RevokeIntakeSecretInput>,
+  actor: string,
+) {
+  const now = deps.clock.now();
+  const row = await expireIntakeSecret(deps.db, input.id, now);
+  if (!row) throw new ApiError('not_found', `No intake secret ${input.id}.`);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: row.tenantId,
+      actor,
+      action: 'events.revoke-secret',
+      targetType: 'environment',
+      targetId: row.environmentId,
+      details: { secretId: input.id },
+    },
+    now,
+  );
+  return { secret: { id: input.id, environmentId: row.environmentId, expiresAt: now.toISOString() } };
+}
+
+export const RemoveSesTopicInput = Strict({ topicArn: AddSesTopicInput.properties.topicArn });
+export async function removeSesTopic(
+  deps: AdminDeps,
+  input: Static<typeof RemoveSesTopicInput>,
+  actor: string,
+) {
+  const now = deps.clock.now();
+  const row = await deleteSesTopic(deps.db, input.topicArn);
+  if (!row) throw new ApiError('not_found', `The SNS topic ${input.topicArn} is not registered.`);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: row.tenantId,
+      actor,
+      action: 'events.remove-ses-topic',
+      targetType: 'environment',
+      targetId: row.environmentId,
+      details: { topicArn: input.topicArn },
+    },
+    now,
+  );
+  return { topic: { topicArn: input.topicArn, environmentId: row.environmentId, removed: true } };
 }

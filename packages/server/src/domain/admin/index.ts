@@ -8,6 +8,10 @@ import {
   addSesTopic,
   CreateIntakeSecretInput,
   createIntakeSecret,
+  RemoveSesTopicInput,
+  RevokeIntakeSecretInput,
+  removeSesTopic,
+  revokeIntakeSecret,
   ShowEventsInput,
   showEvents,
 } from './events.js';
@@ -23,8 +27,10 @@ import {
   RevokeKeyInput,
   revokeKey,
   SetDomainStatusInput,
+  SetReturnPathInput,
   ShowUsageInput,
   setDomainStatus,
+  setReturnPath,
   showUsage,
 } from './keys-domains-usage.js';
 import {
@@ -189,6 +195,13 @@ export const adminCommands: Record<string, AdminCommand> = {
     positional: ['domain', 'status'],
     run: setDomainStatus,
   }),
+  'domains.set-return-path': command({
+    summary:
+      'Mark the return path bounces.<domain> published (MX to mailsvc inbound, SPF) or not; only then does its mail bounce there',
+    input: SetReturnPathInput,
+    positional: ['domain', 'status'],
+    run: setReturnPath,
+  }),
   'domains.list': command({ summary: 'List sending domains', input: ListDomainsInput, run: listDomains }),
   'usage.show': command({
     summary: "Show a tenant's usage this month",
@@ -205,6 +218,17 @@ export const adminCommands: Record<string, AdminCommand> = {
     summary: 'Accept Amazon SES notifications from this SNS topic (POST /v1/events/ses) for an environment',
     input: AddSesTopicInput,
     run: addSesTopic,
+  }),
+  'events.revoke-secret': command({
+    summary: 'End an intake secret now (a leaked one); events signed with it are refused',
+    input: RevokeIntakeSecretInput,
+    positional: ['id'],
+    run: revokeIntakeSecret,
+  }),
+  'events.remove-ses-topic': command({
+    summary: 'Stop accepting SES notifications from an SNS topic',
+    input: RemoveSesTopicInput,
+    run: removeSesTopic,
   }),
   'events.show': command({
     summary: "Show an environment's relay event endpoints, intake secrets (ids and dates) and SES topics",

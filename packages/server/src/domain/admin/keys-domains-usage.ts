@@ -211,6 +211,41 @@ export async function setDomainStatus(
   return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
 }
 
+export const SetReturnPathInput = Strict({
+  domain: DomainName,
+  status: Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
+    description: 'verified once bounces.<domain> has its MX (to mailsvc inbound) and SPF published',
+  }),
+});
+export async function setReturnPath(
+  deps: AdminDeps,
+  input: Static<typeof SetReturnPathInput>,
+  actor: string,
+) {
+  const domain = parseDomain(input.domain) ?? input.domain;
+  const now = deps.clock.now();
+  const row = await deps.db
+    .updateTable('sending_domains')
+    .set({ return_path_status: input.status, updated_at: now })
+    .where('domain', '=', domain)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not_found', `No sending domain ${domain}.`);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: row.tenant_id,
+      actor,
+      action: 'domain.return_path_changed',
+      targetType: 'sending_domain',
+      targetId: row.id,
+      details: { domain, returnPathStatus: input.status },
+    },
+    now,
+  );
+  return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
+}
+
 export const ListDomainsInput = Strict({ tenant: Type.Optional(IdOf('ten')) });
 export async function listDomains(deps: AdminDeps, input: Static<typeof ListDomainsInput>) {
   let q = deps.db.selectFrom('sending_domains').selectAll().orderBy('domain');

@@ -98,6 +98,8 @@ export const domainRecord = (d: Selectable<SendingDomainsTable>, mxHost: string)
   // sender is bounces+…@bounces.<domain>, so SPF and DMARC align (DESIGN.md §5).
   returnPath: {
     domain: `bounces.${d.domain}`,
+    // pending: mail still bounces to MAILSVC_BOUNCE_DOMAIN; verified (admin domains set-return-path).
+    status: d.return_path_status,
     record: { type: 'MX', name: `bounces.${d.domain}`, priority: 10, value: mxHost },
   },
   createdAt: iso(d.created_at),

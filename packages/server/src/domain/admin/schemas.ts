@@ -15,7 +15,14 @@ function explained<T extends TString>(schema: T, message: string): T {
   return schema;
 }
 
-const ID_NOUNS = { ten: 'a tenant', prj: 'a project', env: 'an environment', key: 'a key', dom: 'a domain' };
+const ID_NOUNS = {
+  ten: 'a tenant',
+  prj: 'a project',
+  env: 'an environment',
+  key: 'a key',
+  dom: 'a domain',
+  whs: 'an intake secret',
+};
 export type AdminIdPrefix = keyof typeof ID_NOUNS;
 
 export const IdOf = (prefix: AdminIdPrefix) =>

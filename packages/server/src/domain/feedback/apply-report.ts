@@ -56,10 +56,16 @@ async function resolveMessage(deps: Pick<Deps, 'db'>, report: FeedbackReport, sc
 function findingsFor(items: FeedbackItem[], toEmail: string): FeedbackItem[] {
   const actionable = items.filter((i) => i.kind !== 'delayed');
   const own = actionable.filter((i) => i.recipient === toEmail.toLowerCase());
-  if (own.length > 0) return own;
   const unnamed = actionable.filter((i) => i.recipient === undefined);
-  if (unnamed.length > 0) return unnamed;
-  return items.length === 1 ? actionable : [];
+  const chosen = own.length > 0 ? own : unnamed.length > 0 ? unnamed : items.length === 1 ? actionable : [];
+  // One finding per kind (a report of a thousand blocks is still one change per kind); of
+  // several failures, a hard one.
+  const byKind = new Map<FeedbackItem['kind'], FeedbackItem>();
+  for (const item of chosen) {
+    const seen = byKind.get(item.kind);
+    if (!seen || (item.hard && !seen.hard)) byKind.set(item.kind, item);
+  }
+  return [...byKind.values()];
 }
 
 export async function applyFeedbackReport(

@@ -71,7 +71,19 @@ export async function ingestSesEvent(
   if (message.Type === 'SubscriptionConfirmation') {
     const url = isTrustedSnsSubscribeUrl(message.SubscribeURL);
     if (!url) throw new ApiError('invalid_signature', 'The SubscribeURL is not on an SNS host.');
-    await deps.sns.confirmSubscription(url);
+    try {
+      await deps.sns.confirmSubscription(url);
+    } catch (err) {
+      deps.log.warn({ err, topicArn: message.TopicArn }, 'SNS subscription could not be confirmed');
+      throw new ApiError(
+        'service_unavailable',
+        'The SNS subscription could not be confirmed; SNS will retry.',
+        undefined,
+        {
+          'Retry-After': '30',
+        },
+      );
+    }
     deps.log.info(
       { topicArn: message.TopicArn, environmentId: topic.environmentId },
       'SNS subscription confirmed',
