@@ -80,6 +80,58 @@ async function signRelayEvent(
   return `v1,${toBase64(new Uint8Array(mac))}`;
 }
 
+/**
+ * The relay event intakes, for a bridge between your relay and mailsvc. They are authenticated by
+ * signatures, not an API key: a bridge that holds only the intake secret uses this class alone
+ * (`new MailsvcEvents({ baseUrl })`); `new Mailsvc(…).events` is the same.
+ */
+export class MailsvcEvents {
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions, transport?: Transport) {
+    this.transport = transport ?? new Transport(options);
+  }
+
+  /**
+   * Reports a relay's delivery, bounce or complaint event (`POST /v1/events/intake`), signed per
+   * Standard Webhooks with the environment's intake secret. No API key is sent.
+   */
+  intake(body: IngestRelayEventBody, options: RelayEventOptions): Promise<IngestRelayEventResult> {
+    const secret = options?.secret;
+    if (typeof secret !== 'string' || !secret.startsWith('whsec_'))
+      throw new TypeError(
+        'secret is required: the intake secret whsec_… from mailsvc admin events create-secret',
+      );
+    const id = options.webhookId ?? `evt_${crypto.randomUUID()}`;
+    const payload = JSON.stringify(body);
+    const op = operations.ingestRelayEvent;
+    return this.transport.request({
+      method: op.method,
+      path: op.path,
+      body,
+      // Signed again for every attempt: a retry carries a fresh timestamp and the same id.
+      headers: async () => {
+        const timestamp = Math.floor(Date.now() / 1000);
+        return {
+          'webhook-id': id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': await signRelayEvent(secret, id, timestamp, payload),
+        };
+      },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Forwards an Amazon SNS message as SNS posted it (`POST /v1/events/ses`), from a function
+   * subscribed to the topic when SNS cannot reach mailsvc itself. SNS's signature authenticates it.
+   */
+  ses(body: IngestSesEventBody, options: CallOptions = {}): Promise<IngestSesEventResult> {
+    const op = operations.ingestSesEvent;
+    return this.transport.request({ method: op.method, path: op.path, body, signal: options.signal });
+  }
+}
+
 export class Mailsvc {
   private readonly transport: Transport;
   private readonly apiKey: string;
@@ -113,19 +165,8 @@ export class Mailsvc {
     get(body: GetMessageBody, options?: CallOptions): Promise<GetMessageResult>;
   };
 
-  readonly events: {
-    /**
-     * Reports a relay's delivery, bounce or complaint event (`POST /v1/events/intake`), signed
-     * with the environment's intake secret — for a bridge between your relay and mailsvc. The API
-     * key is not sent: the signature authenticates the event.
-     */
-    intake(body: IngestRelayEventBody, options: RelayEventOptions): Promise<IngestRelayEventResult>;
-    /**
-     * Forwards an Amazon SNS message as SNS posted it (`POST /v1/events/ses`), for a function
-     * subscribed to the topic when SNS cannot reach mailsvc itself. SNS's signature authenticates it.
-     */
-    ses(body: IngestSesEventBody, options?: CallOptions): Promise<IngestSesEventResult>;
-  };
+  /** The relay event intakes (`POST /v1/events/…`); also usable alone, without an API key: MailsvcEvents. */
+  readonly events: MailsvcEvents;
 
   constructor(options: MailsvcOptions) {
     if (typeof options.apiKey !== 'string' || options.apiKey.length === 0)
@@ -142,36 +183,7 @@ export class Mailsvc {
       resubscribe: (body, opts = {}) => this.call('resubscribeRecipient', body, opts),
     };
     this.messages = { get: (body, opts = {}) => this.call('getMessage', body, opts) };
-    this.events = {
-      intake: (body, opts) => {
-        if (typeof opts?.secret !== 'string' || !opts.secret.startsWith('whsec_'))
-          throw new TypeError(
-            'secret is required: the intake secret whsec_… from mailsvc admin events create-secret',
-          );
-        const id = opts.webhookId ?? `evt_${crypto.randomUUID()}`;
-        const payload = JSON.stringify(body);
-        const op = operations.ingestRelayEvent;
-        return this.transport.request({
-          method: op.method,
-          path: op.path,
-          body,
-          // Signed again for every attempt: a retry carries a fresh timestamp and the same id.
-          headers: async () => {
-            const timestamp = Math.floor(Date.now() / 1000);
-            return {
-              'webhook-id': id,
-              'webhook-timestamp': String(timestamp),
-              'webhook-signature': await signRelayEvent(opts.secret, id, timestamp, payload),
-            };
-          },
-          signal: opts.signal,
-        });
-      },
-      ses: (body, opts = {}) => {
-        const op = operations.ingestSesEvent;
-        return this.transport.request({ method: op.method, path: op.path, body, signal: opts.signal });
-      },
-    };
+    this.events = new MailsvcEvents(options, this.transport);
   }
 
   private call<T>(id: OperationId, body: unknown, opts: CallOptions, idempotencyKey?: string): Promise<T> {

@@ -1,6 +1,7 @@
 // @mailsvc/client: the typed SDK of the mailsvc core API and of the template-route wrapper.
 export {
   Mailsvc,
+  MailsvcEvents,
   type MailsvcOptions,
   type RelayEventOptions,
   type SendEmailInput,

@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
 import { startTcpProxy, type TcpProxy } from '../../server/test/tcp-proxy.js';
-import { isMailsvcError, Mailsvc, type RetryEvent, type SendEmailInput } from '../src/index.js';
+import {
+  isMailsvcError,
+  Mailsvc,
+  MailsvcEvents,
+  type RetryEvent,
+  type SendEmailInput,
+} from '../src/index.js';
 import { failure, messagesTo as messagesOf } from './helpers.js';
 import { type HttpFaultProxy, startHttpFaultProxy } from './http-fault-proxy.js';
 
@@ -138,8 +144,11 @@ describe('recipients and messages', () => {
     expect((await client.events.intake(event, { secret, webhookId: 'relay-evt-1' })).outcome).toBe(
       'replayed',
     );
+    // A bridge holding only the secret: no API key needed.
+    const events = new MailsvcEvents({ baseUrl: url });
+    expect((await events.intake(event, { secret, webhookId: 'relay-evt-1' })).outcome).toBe('replayed');
     const wrong = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
-    const err = await failure(client.events.intake(event, { secret: wrong }));
+    const err = await failure(events.intake(event, { secret: wrong }));
     expect(err.is('invalid_signature')).toBe(true);
     expect(err.status).toBe(401);
     const sns = await failure(

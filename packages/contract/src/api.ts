@@ -632,6 +632,8 @@ export const operations = {
     isBuilt: true,
     auth: 'webhookSignature',
     body: RelayEventRequest,
+    invalidRequestMessage:
+      'Invalid relay event: expected environmentId, type delivered, bounced or complained, and messageId or messageIdHeader.',
     response: RelayEventResponse,
     errors: [...JSON_BODY_ERRORS, 'invalid_signature', 'rate_limited', 'service_unavailable', 'internal'],
     example: {

@@ -244,8 +244,13 @@ describe('POST /v1/events/intake', () => {
         { secret: created.secret },
       );
     expect((await h.request(event())).statusCode).toBe(200);
-    await h.admin('events.revoke-secret', { id: created.id });
+    const first = await h.admin('events.revoke-secret', { id: created.id });
     expect((await h.request(event())).statusCode).toBe(401);
+    h.clock.advance(1000);
+    // Revoking again keeps the time it ended.
+    expect((await h.admin('events.revoke-secret', { id: created.id })).secret.expiresAt).toBe(
+      first.secret.expiresAt,
+    );
   });
 
   it('keeps the previous secret valid for 24 hours after a new one is created', async () => {

@@ -16,7 +16,8 @@ Commands:
   wrapper               the template-route wrapper (one POST route per template) as a plain server
   migrate               apply database migrations
   admin <group> <action> [--json]
-                        plans, tenants, projects, environments, keys, domains, usage, bootstrap
+                        plans, tenants, projects, environments, keys, domains, usage, recipients,
+                        audit, events, bootstrap
                         (mailsvc admin --help lists them)
   templates list|show|render
                         the template catalogue (mailsvc templates --help)

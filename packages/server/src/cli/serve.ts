@@ -121,7 +121,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
       ? typeof inbound === 'string'
         ? [`  Inbound    not started: ${inbound}`]
         : [
-            `  Inbound    smtp://${config.MAILSVC_INBOUND_HOST === '0.0.0.0' || config.MAILSVC_INBOUND_HOST === '::' ? '127.0.0.1' : config.MAILSVC_INBOUND_HOST}:${inbound.port} (bounces and complaints, docs/feedback.md)`,
+            `  Inbound    smtp://${config.MAILSVC_INBOUND_HOST === '0.0.0.0' || config.MAILSVC_INBOUND_HOST === '::' ? '127.0.0.1' : config.MAILSVC_INBOUND_HOST}:${inbound.port} for @${config.MAILSVC_BOUNCE_DOMAIN} (bounces, complaints)`,
           ]
       : []),
     `  Limits     ${await describeRateLimits(deps)}`,

@@ -121,9 +121,15 @@ export async function listSesTopics(db: Db, environmentId: string) {
 export async function expireIntakeSecret(db: Db, id: string, now: Date) {
   return db
     .updateTable('event_intake_secrets')
-    .set({ expires_at: now })
+    .set((eb) => ({
+      // Already ended: keep when it ended (revoking twice changes nothing).
+      expires_at: eb.fn.coalesce(
+        eb.case().when('expires_at', '<=', now).then(eb.ref('expires_at')).end(),
+        eb.val(now),
+      ),
+    }))
     .where('id', '=', id)
-    .returning(['environment_id as environmentId', 'tenant_id as tenantId'])
+    .returning(['environment_id as environmentId', 'tenant_id as tenantId', 'expires_at as expiresAt'])
     .executeTakeFirst();
 }
 

@@ -83,7 +83,10 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
       c.kind === 'failed'
         ? {
             code: c.hard ? 'bounced' : 'failed',
-            message: String(c.details.response ?? c.details.enhancedCode ?? 'the receiving system gave up'),
+            message:
+              typeof c.details.response === 'string'
+                ? c.details.response
+                : `The receiving system gave up${c.details.enhancedCode ? ` (${c.details.enhancedCode})` : ''}.`,
           }
         : null;
     await trx

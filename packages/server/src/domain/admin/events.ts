@@ -144,7 +144,13 @@ export async function revokeIntakeSecret(
     },
     now,
   );
-  return { secret: { id: input.id, environmentId: row.environmentId, expiresAt: now.toISOString() } };
+  return {
+    secret: {
+      id: input.id,
+      environmentId: row.environmentId,
+      expiresAt: (row.expiresAt ?? now).toISOString(),
+    },
+  };
 }
 
 export const RemoveSesTopicInput = Strict({ topicArn: AddSesTopicInput.properties.topicArn });

@@ -2,7 +2,7 @@
 // signed per Standard Webhooks with a secret of the environment it names. The signature is
 // checked over the raw body before anything else is read from it; a webhook-id seen before is
 // ignored; the event changes only a message of that environment.
-import type { RelayEventRequest } from '@mailsvc/contract/api';
+import { operations, type RelayEventRequest } from '@mailsvc/contract/api';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { hasSeenEvent, listLiveIntakeSecrets, markEventSeen } from '../../db/repositories/event-intake.js';
 import { ApiError } from '../../errors.js';
@@ -112,7 +112,8 @@ export async function ingestRelayEvent(
     problems.push({ path: '/messageId', message: 'give messageId or messageIdHeader' });
   if (body.type === 'bounced' && body.bounce === undefined)
     problems.push({ path: '/bounce', message: 'a bounced event needs bounce: {type, status?, diagnostic?}' });
-  if (problems.length > 0) throw new ApiError('invalid_request', 'Invalid relay event.', problems);
+  if (problems.length > 0)
+    throw new ApiError('invalid_request', operations.ingestRelayEvent.invalidRequestMessage, problems);
   if (await hasSeenEvent(deps.db, event.environmentId, event.eventId)) return { outcome: 'replayed' };
   const finding = findingOf(body);
   let outcome: 'applied' | 'duplicate' | 'ignored' | 'unknown_message' = 'ignored';
