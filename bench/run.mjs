@@ -9,6 +9,7 @@ const BENCHES = {
   render: 'template rendering, validate + render per second (one core)',
   accept: 'POST /v1/send against PostgreSQL vs a one-INSERT baseline, and p99 at 1,000/s',
   delivery: 'worker → SMTP sink vs raw nodemailer; pick-up latency',
+  feedback: 'bounce and complaint reading (fixture corpus) vs mailparser on the same messages',
 };
 const names = process.argv.slice(2);
 for (const name of names) {

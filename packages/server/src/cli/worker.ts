@@ -54,6 +54,14 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
   if (config.MAILSVC_SMTP_URL) {
     const url = new URL(config.MAILSVC_SMTP_URL);
     description = `SMTP relay ${url.protocol}//${url.host}`;
+    if (config.MAILSVC_BOUNCE_DOMAIN === config.MAILSVC_DEFAULT_SENDING_DOMAIN) {
+      // The default sending domain's MX is usually the operator's own mail provider: bounces and
+      // complaints would land there, not at `mailsvc inbound` (docs/feedback.md).
+      deps.log.warn(
+        { bounceDomain: config.MAILSVC_BOUNCE_DOMAIN },
+        'MAILSVC_BOUNCE_DOMAIN is the default sending domain: give bounces a domain whose MX points at mailsvc inbound',
+      );
+    }
   } else {
     description = `captured to ${inboxDir(config.dataDir)} (no MAILSVC_SMTP_URL)`;
     deps.log.warn('no MAILSVC_SMTP_URL: messages are captured to the data directory, not delivered');
