@@ -4,7 +4,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
-import { claimMessages, recordAttempts } from '../src/db/repositories/queue.js';
+import { claimMessages, recordAttempt, recordAttempts } from '../src/db/repositories/queue.js';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { newId } from '../src/ids.js';
@@ -272,6 +272,18 @@ describe('mailsvc inbound', () => {
     expect(await recipientRow(h, s.environmentId, to)).toBeUndefined();
   });
 
+  it('matches a DSN by its VERP address alone, never by the headers of the original it returns', async () => {
+    const a = await delivered(address('verp-a'));
+    const b = await delivered(address('verp-b'));
+    // Sent to A's Return-Path, but quoting B's headers: only A may change.
+    await mail(
+      a.received.mailFrom,
+      dsn(b.received, `Final-Recipient: rfc822; ${b.received.rcptTo[0]}\r\nAction: failed\r\nStatus: 5.1.1`),
+    );
+    expect(await status(b.id)).toBe('sent');
+    expect(await status(a.id)).toBe('bounced');
+  });
+
   it('refuses mail for a domain that is not a bounce domain (no open relay)', async () => {
     await expect(mail('someone@example.org', 'Subject: hi\r\n\r\nhello\r\n')).rejects.toMatchObject({
       responseCode: 550,
@@ -328,6 +340,41 @@ describe('duplicate and out-of-order reports', () => {
       expect((await recipientRow(h, s.environmentId, to))?.hard_bounce_count).toBe(1);
     },
   );
+
+  it('count one hard bounce when a report bounced the message while the worker was recording its own bounce', async () => {
+    const to = address('double-bounce');
+    const res = await send('login-code', to, { code: '482913' });
+    const id = res.json().messageId as string;
+    h.clock.advance(1000);
+    const now = h.clock.now();
+    await claimMessages(h.runtime.deps.db, {
+      now,
+      limit: 1,
+      lockedUntil: new Date(now.getTime() + 60_000),
+      claimToken: 'double-token',
+    });
+    await applyMessageFeedback(h.runtime.deps.db, {
+      messageId: id,
+      kind: 'failed',
+      hard: true,
+      details: { source: 'intake' },
+      evidence: null,
+      now,
+    });
+    await recordAttempt(h.runtime.deps.db, {
+      messageId: id,
+      claimToken: 'double-token',
+      status: 'bounced',
+      isAttempt: true,
+      nextAttemptAt: null,
+      error: { code: 'hard_bounce', message: '550 5.1.1' },
+      event: { id: newId('evt', now.getTime()), details: { smtpCode: 550 } },
+      bounce: true,
+      now,
+    });
+    expect((await recipientRow(h, s.environmentId, to))?.hard_bounce_count).toBe(1);
+    expect((await timeline(id)).filter((e) => e.type === 'bounced')).toHaveLength(1);
+  });
 
   it('keep a report that arrived while the attempt was being recorded: the worker’s later "sent" does not undo "delivered"', async () => {
     const to = address('race');

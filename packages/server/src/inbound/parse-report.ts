@@ -158,6 +158,7 @@ function diagnosticLine(segment: string): string | undefined {
 
 /** How much of a plain-text bounce is read: its explanation is short; the quoted original may not be. */
 const PLAIN_TEXT_MAX = 64 * 1024;
+const MAX_PLAIN_RECIPIENTS = 20;
 
 function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
   const full = plainBody(root);
@@ -181,7 +182,7 @@ function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
   const recipients = new Set<string>();
   for (const a of failedHeader.split(',')) if (a.includes('@')) recipients.add(a.trim().toLowerCase());
   if (recipients.size === 0) {
-    for (const m of explanation.matchAll(/^<([^<>\s]+@[^<>\s]+)>:/gm)) recipients.add(m[1]!.toLowerCase());
+    for (const m of explanation.matchAll(/^<([^<>\s@]+@[^<>\s]+)>:/gm)) recipients.add(m[1]!.toLowerCase());
   }
   if (recipients.size === 0) {
     const list = /following address(?:\(es\))? failed:\s*\n((?:[ \t]+\S.*\n?)+)/i.exec(explanation);
@@ -191,16 +192,19 @@ function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
   if (recipients.size === 0) return undefined;
   const items: FeedbackItem[] = [];
   const lower = explanation.toLowerCase();
+  // Our messages have one recipient each: a bounce listing thousands is read for its first few.
   const positions = [...recipients]
+    .slice(0, MAX_PLAIN_RECIPIENTS)
     .map((r) => ({ r, at: Math.max(0, lower.indexOf(r)) }))
     .sort((a, b) => a.at - b.at);
+  const saysPermanent = /\bpermanent error\b/i.test(explanation);
   for (const [i, { r, at }] of positions.entries()) {
     // Each recipient's evidence is the text from its mention to the next recipient's.
     const segment = explanation.slice(at, positions[i + 1]?.at ?? explanation.length);
     const status = statusInReply(segment);
     // Evidence must be unambiguous: a 5xx reply (or qmail's #5.x.x) naming a class-5 status, or a
     // permanent-error statement. Without one the bounce is not read at all.
-    const isPermanent = status?.startsWith('5.') || /\bpermanent error\b/i.test(explanation);
+    const isPermanent = status?.startsWith('5.') || saysPermanent;
     if (!status && !isPermanent) continue;
     const diagnostic = clip(diagnosticLine(segment));
     items.push({

@@ -27,6 +27,15 @@ class SmtpReply extends Error {
   }
 }
 
+/**
+ * Database errors a retry may not meet: serialization failures and deadlocks (class 40), a lock
+ * not available (55P03), a statement timeout (57014).
+ */
+function isTransientDatabaseError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('40') || code === '55P03' || code === '57014');
+}
+
 export interface RunningInbound {
   port: number;
   /** Each message's outcome, for tests and logs. */
@@ -83,9 +92,12 @@ export async function startInbound(
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
         return callback(new SmtpReply(452, '4.5.3 Too many recipients'));
       }
-      // Anything addressed like a VERP bounce address must carry a tag we minted.
-      if (/^bounces\+/i.test(address.address) && !messageIdFromVerp(deps.keys.verp, address.address)) {
-        return callback(new SmtpReply(550, '5.1.1 No such bounce address'));
+      // Anything addressed like a VERP bounce address must carry a tag we minted; one that does is
+      // ours on whatever domain (a domain's return path may have changed since the mail left).
+      if (/^bounces\+/i.test(address.address)) {
+        return messageIdFromVerp(deps.keys.verp, address.address)
+          ? callback()
+          : callback(new SmtpReply(550, '5.1.1 No such bounce address'));
       }
       isOurDomain(address.address).then(
         (ours) =>
@@ -109,12 +121,11 @@ export async function startInbound(
           throw new SmtpReply(554, '5.6.0 Message could not be read');
         }
         const verp = verpMessageId(deps, session);
-        if (verp) report.ref = { ...report.ref, verpMessageId: verp };
-        else if (report.type === 'dsn' || report.type === 'plain-bounce') {
-          // A bounce goes to the envelope sender, our signed VERP address. One that did not come
-          // that way names its message only by headers anyone holding a copy could write.
-          report.ref = {};
-        }
+        if (report.type === 'dsn' || report.type === 'plain-bounce') {
+          // A bounce goes to the envelope sender, our signed VERP address, and is matched by it
+          // alone: headers of the returned original are what anyone holding a copy could write.
+          report.ref = verp ? { verpMessageId: verp } : {};
+        } else if (verp) report.ref = { ...report.ref, verpMessageId: verp };
         const outcomes =
           report.items.length > 0 ? await applyFeedbackReport(deps, report, { source: 'inbound', raw }) : [];
         log.info(
@@ -126,8 +137,8 @@ export async function startInbound(
         () => callback(),
         (err: unknown) => {
           if (err instanceof SmtpReply) return callback(err);
-          if (isDatabaseUnavailable(err)) {
-            log.warn('database unavailable: report deferred (451)');
+          if (isDatabaseUnavailable(err) || isTransientDatabaseError(err)) {
+            log.warn({ err }, 'database unavailable or busy: report deferred (451)');
             return callback(new SmtpReply(451, '4.3.0 Try again later'));
           }
           // Anything else would fail the same way on every retry: refused, and logged.

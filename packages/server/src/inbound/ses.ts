@@ -6,9 +6,7 @@
 import { isMailboxMissing, normaliseStatus, statusInReply } from '../domain/feedback/classify-failure.js';
 import type { FeedbackItem, MessageRef } from '../domain/feedback/types.js';
 import type { HeaderField } from './mime.js';
-import { refFromHeaders } from './parse-report.js';
-
-const DIAGNOSTIC_MAX = 500;
+import { clip, refFromHeaders } from './parse-report.js';
 
 export type SesEventType = 'Bounce' | 'Complaint' | 'Delivery';
 
@@ -26,12 +24,6 @@ function isRecord(value: unknown): value is Json {
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function clip(text: string | undefined): string | undefined {
-  if (!text) return undefined;
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat ? flat.slice(0, DIAGNOSTIC_MAX) : undefined;
 }
 
 /** `user@example.com` or `Name <user@example.com>` → the address, lower-cased; undefined without an @. */

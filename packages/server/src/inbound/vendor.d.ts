@@ -1,4 +1,4 @@
-// Types for the two small MIME helpers of the Nodemailer project that ship none.
+// Types for libmime (the Nodemailer project's MIME helpers), which ships none.
 declare module 'libmime' {
   const libmime: {
     /** Decodes RFC 2047 encoded words in a header value. */
@@ -7,8 +7,4 @@ declare module 'libmime' {
     parseHeaderValue(str: string): { value: string; params: Record<string, string> };
   };
   export default libmime;
-}
-
-declare module 'libqp' {
-  export function decode(str: string): Buffer;
 }

@@ -172,6 +172,12 @@ async function recordAttemptOutcomes(
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
         message_id text, claim_token text, status text, attempted int, next_attempt_at timestamptz,
         error jsonb, is_final boolean, event_id text, event_details jsonb, now timestamptz)
+    ), prior AS (
+      -- Each message's status before this statement (RETURNING sees the new one): the outcome
+      -- applies only to a message still 'sending'.
+      SELECT m.id, m.status FROM messages m JOIN input i ON i.message_id = m.id
+      WHERE m.claim_token = i.claim_token
+      FOR UPDATE OF m
     ), updated AS (
       UPDATE messages m SET
         status = CASE WHEN m.status = 'sending' THEN i.status ELSE m.status END,
@@ -183,17 +189,16 @@ async function recordAttemptOutcomes(
         sent_at = CASE WHEN i.status = 'sent' THEN i.now ELSE m.sent_at END,
         data = CASE WHEN i.is_final OR m.status <> 'sending' THEN NULL ELSE m.data END,
         updated_at = i.now
-      FROM input i
-      WHERE m.id = i.message_id AND m.claim_token = i.claim_token
-      RETURNING m.id, m.tenant_id, m.status
+      FROM input i, prior p
+      WHERE m.id = i.message_id AND m.claim_token = i.claim_token AND p.id = m.id
+      RETURNING m.id, m.tenant_id, p.status = 'sending' AS applied
     ), events AS (
       INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
       SELECT i.event_id, u.id, u.tenant_id, i.status, i.event_details, i.now
       FROM updated u JOIN input i ON i.message_id = u.id
-      WHERE u.status = i.status
+      WHERE u.applied
     )
-    SELECT u.id AS message_id, u.status = i.status AS applied
-    FROM updated u JOIN input i ON i.message_id = u.id`.execute(db);
+    SELECT u.id AS message_id, u.applied FROM updated u`.execute(db);
   const byId = new Map(rows.map((r) => [r.message_id, r.applied]));
   return records.map((r) => ({ recorded: byId.has(r.messageId), applied: byId.get(r.messageId) === true }));
 }
