@@ -7,7 +7,6 @@ import {
   parserRefusal,
   writeRawErrorResponse,
 } from '@mailsvc/contract/http-node';
-import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -20,7 +19,7 @@ import { ApiError, type ErrorCode, errorCatalogue } from '../errors.js';
 import { newId } from '../ids.js';
 import { addMailsvcFormats, ajvOptions } from '../validation.js';
 import { installAuth } from './auth-hook.js';
-import { collectRoutesFor405, installErrorHandling, sendError } from './errors.js';
+import { collectRoutesFor405, installErrorHandling, parseJsonRequestBody, sendError } from './errors.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { eventRoutes } from './routes/events.js';
@@ -162,11 +161,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   // the shared input rules (@mailsvc/contract/json-input): no prototype-poisoning keys, nesting
   // bounded, no string PostgreSQL cannot store — each refused with its path.
   app.removeContentTypeParser(['text/plain', 'application/json']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const parsed = parseJsonBody(body as string);
-    if (parsed.ok) return done(null, parsed.value);
-    done(new ApiError('invalid_request', describeJsonBodyFailure(parsed.reason), parsed.problems));
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) =>
+    parseJsonRequestBody(body as string, done),
+  );
   // Requests that arrive on open connections while the server drains (closeApp): 503 in the
   // envelope, and the connection is not kept.
   let isClosing = false;

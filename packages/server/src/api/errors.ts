@@ -1,8 +1,19 @@
 import { operations } from '@mailsvc/contract/api';
+import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { ApiError, type ErrorCode, type ErrorDetail, errorCatalogue } from '../errors.js';
 import { toFieldProblems } from '../validation.js';
+
+/**
+ * A JSON request body by the shared input rules (@mailsvc/contract/json-input), handed to a
+ * Fastify content-type parser's callback: the value, or 400 invalid_request with the path.
+ */
+export function parseJsonRequestBody(body: string, done: (err: Error | null, value?: unknown) => void): void {
+  const parsed = parseJsonBody(body);
+  if (parsed.ok) done(null, parsed.value);
+  else done(new ApiError('invalid_request', describeJsonBodyFailure(parsed.reason), parsed.problems));
+}
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: ErrorDetail[]) {
   const body: Record<string, unknown> = { code, message };

@@ -2,7 +2,6 @@
 // through SNS). Both are authenticated by a signature over the body, not an API key, so their
 // own scope keeps the raw body beside the parsed one: a signature covers the bytes received.
 import type { RelayEventRequest } from '@mailsvc/contract/api';
-import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import {
@@ -11,8 +10,8 @@ import {
   verifyRelayEvent,
 } from '../../domain/feedback/ingest-relay-event.js';
 import { ingestSesEvent } from '../../domain/feedback/ingest-ses-event.js';
-import { ApiError } from '../../errors.js';
 import { checkFailure } from '../auth-hook.js';
+import { parseJsonRequestBody } from '../errors.js';
 import { apiRoute } from '../route.js';
 
 declare module 'fastify' {
@@ -32,9 +31,7 @@ export async function eventRoutes(app: FastifyInstance, deps: Deps) {
       { parseAs: 'string' },
       (req, body, done) => {
         req.rawBody = body as string;
-        const parsed = parseJsonBody(body as string);
-        if (parsed.ok) return done(null, parsed.value);
-        done(new ApiError('invalid_request', describeJsonBodyFailure(parsed.reason), parsed.problems));
+        parseJsonRequestBody(body as string, done);
       },
     );
     scope.decorateRequest('rawBody', undefined);
