@@ -9,25 +9,12 @@ import type { Db, MessageStatus } from '../schema.js';
 import { complainRecipient, recordHardBounce } from './recipients.js';
 
 /**
- * Statuses a message can be in when reports about it make sense: it was (maybe) handed over. A
- * deferred or expired message may have arrived after all (an attempt whose answer was lost is
- * retried: at-least-once), so a report about that copy still counts.
- */
-const REPORTABLE: ReadonlySet<MessageStatus> = new Set([
-  'sending',
-  'sent',
-  'deferred',
-  'expired',
-  'delivered',
-  'failed',
-  'bounced',
-  'complained',
-]);
-
-/**
  * The ranking: a later finding never moves a message down. A hard bounce outranks a soft failure
  * (a relay's vague permanent failure, then the DSN naming 5.1.1: the recipient's bounce counts
- * whichever came first).
+ * whichever came first). Only a ranked status can be reported on: the message was (maybe) handed
+ * over. A deferred or expired message may have arrived after all (an attempt whose answer was
+ * lost is retried: at-least-once), so a report about that copy still counts; a queued,
+ * suppressed or canceled one was never sent.
  */
 const RANK: Partial<Record<MessageStatus, number>> = {
   sending: 1,
@@ -67,7 +54,7 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
       SELECT tenant_id, status FROM messages WHERE id = ${c.messageId} FOR UPDATE`.execute(trx);
     const message = rows[0];
     if (!message) return 'unknown_message';
-    if (!REPORTABLE.has(message.status)) return 'not_reportable';
+    if (RANK[message.status] === undefined) return 'not_reportable';
     const seen = await trx
       .selectFrom('message_events')
       .select('id')
