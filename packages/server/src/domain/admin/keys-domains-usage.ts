@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
+import type { Updateable } from 'kysely';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { readTenantUsage } from '../../db/repositories/usage.js';
+import type { SendingDomainsTable } from '../../db/schema.js';
 import { generateDkimKeyPair } from '../../delivery/dkim.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -187,28 +189,9 @@ export async function setDomainStatus(
   input: Static<typeof SetDomainStatusInput>,
   actor: string,
 ) {
-  const domain = parseDomain(input.domain) ?? input.domain;
-  const now = deps.clock.now();
-  const row = await deps.db
-    .updateTable('sending_domains')
-    .set({ status: input.status, updated_at: now })
-    .where('domain', '=', domain)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No sending domain ${domain}.`);
-  await insertAuditEvent(
-    deps.db,
-    {
-      tenantId: row.tenant_id,
-      actor,
-      action: 'domain.status_changed',
-      targetType: 'sending_domain',
-      targetId: row.id,
-      details: { domain, status: input.status },
-    },
-    now,
-  );
-  return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
+  return changeDomain(deps, input.domain, actor, { status: input.status }, 'domain.status_changed', {
+    status: input.status,
+  });
 }
 
 export const SetReturnPathInput = Strict({
@@ -222,11 +205,30 @@ export async function setReturnPath(
   input: Static<typeof SetReturnPathInput>,
   actor: string,
 ) {
-  const domain = parseDomain(input.domain) ?? input.domain;
+  return changeDomain(
+    deps,
+    input.domain,
+    actor,
+    { return_path_status: input.status },
+    'domain.return_path_changed',
+    { returnPathStatus: input.status },
+  );
+}
+
+/** One audited change of a sending domain's columns; 404 not_found for an unknown domain. */
+async function changeDomain(
+  deps: AdminDeps,
+  name: string,
+  actor: string,
+  change: Pick<Updateable<SendingDomainsTable>, 'status' | 'return_path_status'>,
+  action: string,
+  details: Record<string, unknown>,
+) {
+  const domain = parseDomain(name) ?? name;
   const now = deps.clock.now();
   const row = await deps.db
     .updateTable('sending_domains')
-    .set({ return_path_status: input.status, updated_at: now })
+    .set({ ...change, updated_at: now })
     .where('domain', '=', domain)
     .returningAll()
     .executeTakeFirst();
@@ -236,10 +238,10 @@ export async function setReturnPath(
     {
       tenantId: row.tenant_id,
       actor,
-      action: 'domain.return_path_changed',
+      action,
       targetType: 'sending_domain',
       targetId: row.id,
-      details: { domain, returnPathStatus: input.status },
+      details: { domain, ...details },
     },
     now,
   );
