@@ -30,6 +30,9 @@ function portError(err: unknown, port: number, host: string): StartupError | nul
   return null;
 }
 
+/** An address to connect to for a listening interface: a wildcard one is reached on loopback. */
+const reachableHost = (h: string) => (h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h);
+
 /** For the banner: where rate limits are counted, after waiting briefly for Redis. */
 async function describeRateLimits(deps: Deps): Promise<string> {
   if (deps.rateLimits.kind !== 'redis') return 'per process (MAILSVC_REDIS_URL shares them between replicas)';
@@ -102,7 +105,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const host = reachableHost(config.HOST);
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   database.lock?.update({ adminUrl: adminToken ? baseUrl : undefined });
   const wrapper = devKey ? await startLocalWrapper(config, baseUrl, devKey, deps) : undefined;
@@ -121,7 +124,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
       ? typeof inbound === 'string'
         ? [`  Inbound    not started: ${inbound}`]
         : [
-            `  Inbound    smtp://${config.MAILSVC_INBOUND_HOST === '0.0.0.0' || config.MAILSVC_INBOUND_HOST === '::' ? '127.0.0.1' : config.MAILSVC_INBOUND_HOST}:${inbound.port} for @${config.MAILSVC_BOUNCE_DOMAIN} (bounces, complaints)`,
+            `  Inbound    smtp://${reachableHost(config.MAILSVC_INBOUND_HOST)}:${inbound.port} for @${config.MAILSVC_BOUNCE_DOMAIN} (bounces, complaints)`,
           ]
       : []),
     `  Limits     ${await describeRateLimits(deps)}`,
