@@ -58,3 +58,12 @@ export function describeConnectFailure(location: string, err: unknown): string |
         : String(e.code);
   return `cannot connect to the database at ${location}: ${reason}`;
 }
+
+/**
+ * Database errors a retry may not meet: serialization failures and deadlocks (class 40), a lock
+ * not available (55P03), a statement timeout (57014).
+ */
+export function isTransientDatabaseError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('40') || code === '55P03' || code === '57014');
+}

@@ -6,7 +6,7 @@
 // matched by the returned original's headers, as RFC 5965 reports must be). Input is capped at 1 MiB. A report that cannot be
 // recorded because the database is away is answered 451, so the sending MTA tries again later.
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, isTransientDatabaseError } from '../db/errors.js';
 import { isVerifiedSendingDomain } from '../db/repositories/feedback.js';
 import type { Deps } from '../domain/deps.js';
 import { applyFeedbackReport, type ReportOutcome } from '../domain/feedback/apply-report.js';
@@ -25,15 +25,6 @@ class SmtpReply extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * Database errors a retry may not meet: serialization failures and deadlocks (class 40), a lock
- * not available (55P03), a statement timeout (57014).
- */
-function isTransientDatabaseError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('40') || code === '55P03' || code === '57014');
 }
 
 export interface RunningInbound {
