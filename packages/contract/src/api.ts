@@ -59,6 +59,17 @@ export const QuotaResponse = Type.Object(
 );
 export type QuotaResponse = Static<typeof QuotaResponse>;
 
+// ---- contacts and groups (DESIGN.md §7): shared pieces
+
+/** A group's stable identity in v1. */
+export const GROUP_SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
+export const GroupSlug = Type.String({
+  pattern: GROUP_SLUG_PATTERN,
+  description: 'lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit',
+});
+export const ContactId = Type.String({ pattern: '^ct_[0-9A-HJKMNP-TV-Z]{26}$', description: 'ct_… id' });
+export const BulkJobId = Type.String({ pattern: '^job_[0-9A-HJKMNP-TV-Z]{26}$', description: 'job_… id' });
+
 // ---- POST /v1/send
 
 /** Body shape only (DESIGN.md §3 step 2); from, fromName and replyTo have their own codes later. */
@@ -123,8 +134,12 @@ export const MessageStatus = Type.Union(
     Type.Literal('suppressed'),
     Type.Literal('expired'),
     Type.Literal('complained'),
+    Type.Literal('canceled'),
   ],
-  { description: 'queued → sending → sent → delivered; deferred while retried; or a final failure' },
+  {
+    description:
+      'queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send',
+  },
 );
 
 /** What went wrong last, when something did: a code and the remote server's words. */
@@ -358,6 +373,7 @@ export const MESSAGE_EVENT_TYPES = [
   'suppressed',
   'expired',
   'failed',
+  'canceled',
 ] as const;
 
 export const MessageEvent = Type.Object(

@@ -6,6 +6,11 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/**
+ * SQL functions that hold a rule (the quota, eligibility): `CREATE OR REPLACE`, re-applied on every
+ * migrate after the numbered migrations, so a rule changes by editing its one file.
+ */
+const FUNCTIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'functions');
 // Any constant works; this one spells "mailsvc" on a phone keypad.
 const MIGRATION_LOCK_KEY = 6245782;
 
@@ -13,6 +18,14 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+}
+
+export function listFunctionFiles(dir = FUNCTIONS_DIR): { name: string; sql: string }[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ name: f.slice(0, -4), sql: fs.readFileSync(path.join(dir, f), 'utf8') }));
 }
 
 export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
@@ -58,6 +71,16 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
         throw new Error(`Migration ${m.version}_${m.name} failed: ${(err as Error).message}`);
       }
       applied.push(`${String(m.version).padStart(4, '0')}_${m.name}`);
+    }
+    // The rule functions, in one transaction (a failing file leaves the previous versions).
+    const functions = listFunctionFiles();
+    await client.query('BEGIN');
+    try {
+      for (const f of functions) await client.query(f.sql);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw new Error(`Applying db/functions failed: ${(err as Error).message}`);
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});

@@ -127,7 +127,8 @@ export type MessageStatus =
   | 'failed'
   | 'suppressed'
   | 'expired'
-  | 'complained';
+  | 'complained'
+  | 'canceled';
 
 export interface RecipientsTable {
   environment_id: string;
@@ -169,6 +170,7 @@ export interface MessagesTable {
   expires_at: Timestamp;
   last_error: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   bulk_job_id: Nullable<string>;
+  contact_id: Nullable<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
   sent_at: NullableTimestamp;
@@ -195,7 +197,9 @@ export interface IdempotencyKeysTable {
   environment_id: string;
   key: string;
   request_sha256: Buffer;
-  message_id: string;
+  /** The message of a POST /v1/send, or NULL when the key holds a bulk job. */
+  message_id: Nullable<string>;
+  bulk_job_id: Nullable<string>;
   created_at: Timestamp;
   expires_at: Timestamp;
 }
@@ -232,7 +236,63 @@ export interface SesTopicsTable {
   created_at: Timestamp;
 }
 
+export type CustomFieldValue = string | number | boolean;
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+export interface ContactsTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  name: Nullable<string>;
+  custom_fields: Json<Record<string, CustomFieldValue>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ContactGroupsTable {
+  tenant_id: string;
+  slug: string;
+  name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ContactGroupMembersTable {
+  tenant_id: string;
+  group_slug: string;
+  contact_id: string;
+  created_at: Timestamp;
+}
+
+export type BulkJobStatus = 'running' | 'paused_bounce_rate' | 'canceled';
+
+export interface BulkJobsTable {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  environment_id: string;
+  api_key_id: Nullable<string>;
+  template_id: string;
+  template_version: string;
+  category: TemplateCategory;
+  template_data: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  target: Json<{ groupSlug?: string; contactIds?: number }>;
+  status: Generated<BulkJobStatus>;
+  queued: number;
+  skipped: Json<Record<string, number>>;
+  guard_attempts: Generated<number>;
+  guard_hard_bounces: Generated<number>;
+  paused_at: NullableTimestamp;
+  canceled_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  contacts: ContactsTable;
+  contact_groups: ContactGroupsTable;
+  contact_group_members: ContactGroupMembersTable;
+  bulk_jobs: BulkJobsTable;
   feedback_reports: FeedbackReportsTable;
   event_intake_secrets: EventIntakeSecretsTable;
   event_intake_seen: EventIntakeSeenTable;

@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import { type RecipientState, toRecipientState } from '../../domain/recipients/state.js';
 import type { Db, TemplateCategory } from '../schema.js';
 
+/** The live record of an Idempotency-Key: it holds a message (a send) or a bulk job. */
 export async function findIdempotencyRecord(db: Db, environmentId: string, key: string, now: Date) {
   return db
     .selectFrom('idempotency_keys')
-    .select(['request_sha256 as requestSha256', 'message_id as messageId'])
+    .select(['request_sha256 as requestSha256', 'message_id as messageId', 'bulk_job_id as bulkJobId'])
     .where('environment_id', '=', environmentId)
     .where('key', '=', key)
     .where('expires_at', '>', now)
@@ -23,7 +24,7 @@ export interface SendingDomainRow {
 
 export interface SendContext {
   /** The live record of the Idempotency-Key, when one was sent and is held. */
-  idempotency: { requestSha256: Buffer; messageId: string } | undefined;
+  idempotency: { requestSha256: Buffer; messageId: string | null } | undefined;
   /** Custom sending domains of the scope, oldest first. */
   domains: SendingDomainRow[];
   recipient: RecipientState | null;
@@ -95,7 +96,7 @@ export async function readSendContexts(db: Db, queries: readonly SendContextQuer
   for (const row of rows) {
     contexts[row.n] = {
       idempotency:
-        row.requestSha256 && row.messageId
+        row.requestSha256
           ? { requestSha256: row.requestSha256, messageId: row.messageId }
           : undefined,
       domains: row.domains,

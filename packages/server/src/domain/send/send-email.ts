@@ -175,9 +175,10 @@ export async function sendEmail(
   });
 
   // 3. idempotency replay
-  const replay = (record: { requestSha256: Buffer; messageId: string } | undefined): SendResult | null => {
+  const replay = (record: { requestSha256: Buffer; messageId: string | null } | undefined): SendResult | null => {
     if (!record) return null;
-    if (!record.requestSha256.equals(digest!)) {
+    // A key that holds a bulk send (no message) is a different request too.
+    if (record.messageId === null || !record.requestSha256.equals(digest!)) {
       throw new ApiError(
         'idempotency_key_reused',
         'This Idempotency-Key was used with a different request in the last 24 hours.',
