@@ -10,6 +10,9 @@ const BENCHES = {
   accept: 'POST /v1/send against PostgreSQL vs a one-INSERT baseline, and p99 at 1,000/s',
   delivery: 'worker → SMTP sink vs raw nodemailer; pick-up latency',
   feedback: 'bounce and complaint reading (fixture corpus) vs mailparser on the same messages',
+  'contacts-list':
+    'POST /v1/contacts/list on a 100,000-contact tenant: timings per query shape (--plans: EXPLAIN ANALYZE)',
+  import: 'mailsvc contacts import of a 100,000-row CSV on PostgreSQL, contacts/s',
 };
 const names = process.argv.slice(2);
 for (const name of names) {

@@ -70,6 +70,10 @@ async function typeOf(schema: unknown, name: string): Promise<string> {
     additionalProperties: false,
     declareExternallyReferenced: true,
     unknownAny: true,
+    // Arrays stay arrays (`T[]`): with minItems/maxItems a bounded one would become a union of
+    // tuples (filters, at most 20: one per length), and `minItems: 1` a `[T, ...T[]]` that an
+    // array built at run time (`items.map(…)`) cannot be passed as. The server checks the bounds.
+    ignoreMinAndMaxItems: true,
   });
   return indent(ts.trim());
 }

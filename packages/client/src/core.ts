@@ -1,6 +1,14 @@
 // The core API client: one method per built /v1 operation, named as in ARCHITECTURE.md
 // (operationId sendEmail → POST /v1/send → client.emails.send()).
 import {
+  type AddContactsToGroupBody,
+  type AddContactsToGroupResult,
+  type DeleteGroupBody,
+  type DeleteGroupResult,
+  type GetBulkSendBody,
+  type GetBulkSendResult,
+  type GetContactBody,
+  type GetContactResult,
   type GetMessageBody,
   type GetMessageResult,
   type GetQuotaResult,
@@ -10,12 +18,27 @@ import {
   type IngestRelayEventResult,
   type IngestSesEventBody,
   type IngestSesEventResult,
+  type ListContactsBody,
+  type ListContactsResult,
+  type ListGroupsResult,
   type OperationId,
   operations,
+  type PreviewSendToContactsBody,
+  type PreviewSendToContactsResult,
+  type RemoveContactsFromGroupBody,
+  type RemoveContactsFromGroupResult,
   type ResubscribeRecipientBody,
   type ResubscribeRecipientResult,
   type SendEmailBody,
   type SendEmailResult,
+  type SendToContactsBody,
+  type SendToContactsResult,
+  type UpsertContactBody,
+  type UpsertContactResult,
+  type UpsertContactsBody,
+  type UpsertContactsResult,
+  type UpsertGroupBody,
+  type UpsertGroupResult,
 } from './generated/core.js';
 import type { TemplateData, TemplateId, TemplateLatestVersion, VersionedData } from './templates.js';
 import { type CallOptions, type ClientOptions, newIdempotencyKey, Transport } from './transport.js';
@@ -168,6 +191,70 @@ export class Mailsvc {
   /** The relay event intakes (`POST /v1/events/…`); also usable alone, without an API key: MailsvcEvents. */
   readonly events: MailsvcEvents;
 
+  /** The tenant's contacts (any environment's key of the tenant sees the same ones). */
+  readonly contacts: {
+    /**
+     * Creates or updates the contact of this email (`POST /v1/contacts/upsert`). `name`: null
+     * clears it; `groupSlugs`: the exact set of groups (missing ones created); `customFields`:
+     * merged key by key, null deleting a key, at most 50 keys in all. Absent fields stay as they are.
+     */
+    upsert(body: UpsertContactBody, options?: CallOptions): Promise<UpsertContactResult>;
+    /**
+     * Up to 1,000 upserts in one call, all or nothing (`POST /v1/contacts/upsert-many`): an
+     * `invalid_request` names every problem by index (`/contacts/3/email`) and nothing is written.
+     * `contactIds` are in the order of `contacts`.
+     */
+    upsertMany(body: UpsertContactsBody, options?: CallOptions): Promise<UpsertContactsResult>;
+    /**
+     * One contact by `ct_…` id or email, with its status and delivery summary in the key's
+     * environment (`POST /v1/contacts/get`); `contact_not_found` when the tenant has none.
+     */
+    get(body: GetContactBody, options?: CallOptions): Promise<GetContactResult>;
+    /**
+     * A page of the tenant's contacts, oldest first, searched and filtered
+     * (`POST /v1/contacts/list`); pass `nextCursor` back as `cursor` until it is null. `pageSize`
+     * defaults to 50; above 200 it is read as 200.
+     */
+    list(body?: ListContactsBody, options?: CallOptions): Promise<ListContactsResult>;
+    readonly groups: {
+      /**
+       * Creates a group, or renames the group of `slug` (`POST /v1/contacts/groups/upsert`).
+       * Without `slug` it is derived from `name` (`"Beta Testers"` → `beta-testers`), so the same
+       * name again is the same group.
+       */
+      upsert(body: UpsertGroupBody, options?: CallOptions): Promise<UpsertGroupResult>;
+      /** Every group of the tenant, by slug, with its contact count (`POST /v1/contacts/groups/list`). */
+      list(options?: CallOptions): Promise<ListGroupsResult>;
+      /** Deletes a group and its memberships, never its contacts (`POST /v1/contacts/groups/delete`). */
+      delete(body: DeleteGroupBody, options?: CallOptions): Promise<DeleteGroupResult>;
+      /**
+       * Adds contacts, by id or email, to a group, created when missing (`POST
+       * /v1/contacts/groups/add`). All or nothing: an unknown contact is `contact_not_found`.
+       * `updated`: memberships added.
+       */
+      add(body: AddContactsToGroupBody, options?: CallOptions): Promise<AddContactsToGroupResult>;
+      /**
+       * Removes contacts, by id or email, from a group (`POST /v1/contacts/groups/remove`); the
+       * contacts stay. `updated`: memberships removed.
+       */
+      remove(
+        body: RemoveContactsFromGroupBody,
+        options?: CallOptions,
+      ): Promise<RemoveContactsFromGroupResult>;
+    };
+    /**
+     * Queues one template to contacts named by id or email and/or a group
+     * (`POST /v1/contacts/send`); resolves once every message is queued. Skipped contacts (not
+     * found, duplicate, complained, unsubscribed, suppressed) are counted by the dry run. An
+     * Idempotency-Key is generated when you give none, so a retry never queues the job twice.
+     */
+    send(body: SendToContactsBody, options?: SendOptions): Promise<SendToContactsResult>;
+    /** Who `send` would reach, counted, without queueing (`POST /v1/contacts/send/dry-run`). */
+    sendDryRun(body: PreviewSendToContactsBody, options?: CallOptions): Promise<PreviewSendToContactsResult>;
+    /** A bulk send's status and its messages by status (`POST /v1/contacts/send/get`). */
+    getSend(body: GetBulkSendBody, options?: CallOptions): Promise<GetBulkSendResult>;
+  };
+
   constructor(options: MailsvcOptions) {
     if (typeof options.apiKey !== 'string' || options.apiKey.length === 0)
       throw new TypeError('apiKey is required: an API key msk_… from mailsvc admin keys create');
@@ -184,6 +271,23 @@ export class Mailsvc {
     };
     this.messages = { get: (body, opts = {}) => this.call('getMessage', body, opts) };
     this.events = new MailsvcEvents(options, this.transport);
+    this.contacts = {
+      upsert: (body, opts = {}) => this.call('upsertContact', body, opts),
+      upsertMany: (body, opts = {}) => this.call('upsertContacts', body, opts),
+      get: (body, opts = {}) => this.call('getContact', body, opts),
+      list: (body = {}, opts = {}) => this.call('listContacts', body, opts),
+      groups: {
+        upsert: (body, opts = {}) => this.call('upsertGroup', body, opts),
+        list: (opts = {}) => this.call('listGroups', {}, opts),
+        delete: (body, opts = {}) => this.call('deleteGroup', body, opts),
+        add: (body, opts = {}) => this.call('addContactsToGroup', body, opts),
+        remove: (body, opts = {}) => this.call('removeContactsFromGroup', body, opts),
+      },
+      send: (body, opts = {}) =>
+        this.call('sendToContacts', body, opts, opts.idempotencyKey ?? newIdempotencyKey()),
+      sendDryRun: (body, opts = {}) => this.call('previewSendToContacts', body, opts),
+      getSend: (body, opts = {}) => this.call('getBulkSend', body, opts),
+    };
   }
 
   private call<T>(id: OperationId, body: unknown, opts: CallOptions, idempotencyKey?: string): Promise<T> {

@@ -182,6 +182,87 @@ describe('recipients and messages', () => {
   });
 });
 
+describe('contact groups', () => {
+  it('upserts, lists, adds to, removes from and deletes a group, and types group_not_found and contact_not_found', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const now = h.clock.now();
+    const contactId = 'ct_01M81C1XJB7Y4KHB01G4B1P0M5';
+    await h.runtime.deps.db
+      .insertInto('contacts')
+      .values({
+        id: contactId,
+        tenant_id: s.tenantId,
+        email: 'sdk-group@example.com',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const { group } = await client.contacts.groups.upsert({ name: 'SDK Testers' });
+    expect(group).toMatchObject({ slug: 'sdk-testers', name: 'SDK Testers', contactCount: 0 });
+    expect(await client.contacts.groups.add({ groupSlug: 'sdk-testers', contactIds: [contactId] })).toEqual({
+      ok: true,
+      updated: 1,
+    });
+    expect((await client.contacts.groups.list()).groups).toEqual([{ ...group, contactCount: 1 }]);
+    const unknown = await failure(
+      client.contacts.groups.add({ groupSlug: 'sdk-testers', contactIds: ['nobody@example.com'] }),
+    );
+    expect(unknown.is('contact_not_found')).toBe(true);
+    expect(unknown.details).toEqual([
+      { path: '/contactIds/0', message: 'no contact of the tenant has this email' },
+    ]);
+    expect(
+      await client.contacts.groups.remove({
+        groupSlug: 'sdk-testers',
+        contactIds: ['sdk-group@example.com'],
+      }),
+    ).toEqual({ ok: true, updated: 1 });
+    expect(await client.contacts.groups.delete({ groupSlug: 'sdk-testers' })).toEqual({ ok: true });
+    const gone = await failure(client.contacts.groups.delete({ groupSlug: 'sdk-testers' }));
+    expect([gone.is('group_not_found'), gone.status]).toEqual([true, 404]);
+  });
+});
+
+describe('bulk sends', () => {
+  it('previews, queues (with a generated Idempotency-Key: a retry queues nothing more) and reads a bulk send', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const now = h.clock.now();
+    await h.runtime.deps.db
+      .insertInto('contacts')
+      .values(
+        ['sdk-bulk-1@example.com', 'sdk-bulk-2@example.com'].map((email, i) => ({
+          id: `ct_01M81C1XJB7Y4KHB01G4B1P0B${i}`,
+          tenant_id: s.tenantId,
+          email,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    const to: [string, ...string[]] = [
+      'sdk-bulk-1@example.com',
+      'sdk-bulk-2@example.com',
+      'ghost@example.com',
+    ];
+    const body = { templateId: 'mention', to, data: {} };
+    expect(await client.contacts.sendDryRun(body)).toEqual({
+      ok: true,
+      eligible: 2,
+      skipped: { unsubscribed: 0, complained: 0, suppressed: 0, duplicate: 0, not_found: 1 },
+    });
+    const sent = await client.contacts.send(body, { idempotencyKey: 'sdk-bulk-1' });
+    expect(sent).toEqual({ ok: true, jobId: expect.stringMatching(/^job_/), queued: 2, idempotent: false });
+    expect(await client.contacts.send(body, { idempotencyKey: 'sdk-bulk-1' })).toEqual({
+      ...sent,
+      idempotent: true,
+    });
+    const { job } = await client.contacts.getSend({ jobId: sent.jobId });
+    expect(job).toMatchObject({ jobId: sent.jobId, status: 'running', queued: 2, progress: { queued: 2 } });
+    const missing = await failure(client.contacts.getSend({ jobId: 'job_01M81C1XJB7Y4KHB01G4B1P0M5' }));
+    expect([missing.is('job_not_found'), missing.status]).toEqual([true, 404]);
+  });
+});
+
 describe('typed errors: every class of answer becomes a MailsvcError with code, status, requestId, details', () => {
   const send = (client: Mailsvc, body: Record<string, unknown> = {}, idempotencyKey?: string) =>
     client.emails.send(

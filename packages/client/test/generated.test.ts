@@ -36,8 +36,11 @@ describe('generated sources', () => {
     >;
     for (const [id, op] of Object.entries(contractOperations)) {
       if (!op.isBuilt) continue;
-      const [group, method] = op.sdk.split('.') as [string, string];
-      expect(typeof client[group]?.[method], `${id} → client.${op.sdk}()`).toBe('function');
+      // `group.method`, or deeper: `contacts.groups.upsert`.
+      const method = op.sdk
+        .split('.')
+        .reduce<unknown>((at, name) => (at as Record<string, unknown>)?.[name], client);
+      expect(typeof method, `${id} → client.${op.sdk}()`).toBe('function');
     }
   });
 

@@ -5,6 +5,7 @@
 // @fastify/swagger turns it into the OpenAPI document, and the client is typed by it.
 // Browser-safe (TypeBox only).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { UNSAFE_DISPLAY_CHARACTERS } from './display-name.js';
 import type { CoreErrorCode } from './errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './http.js';
 
@@ -419,6 +420,499 @@ export const GetMessageResponse = Type.Object(
 );
 export type GetMessageResponse = Static<typeof GetMessageResponse>;
 
+// ---- contacts: POST /v1/contacts/{upsert,upsert-many,get,list} (DESIGN.md §7)
+
+/** A custom field's key: usable as `{{contact.customFields.KEY}}`, 1 to 64 characters. */
+export const CUSTOM_FIELD_KEY_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]{0,63}$';
+export const CUSTOM_FIELDS_MAX = 50;
+export const CUSTOM_FIELD_STRING_MAX = 1000;
+export const CONTACT_NAME_MAX = 200;
+export const CONTACT_GROUPS_MAX = 100;
+export const UPSERT_MANY_MAX = 1000;
+export const LIST_PAGE_SIZE_DEFAULT = 50;
+export const LIST_PAGE_SIZE_MAX = 200;
+export const LIST_FILTERS_MAX = 20;
+
+export const CONTACT_STATUSES = ['active', 'unsubscribed', 'cooldown', 'suppressed', 'complained'] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+// One enum rather than a union of literals: a wrong value is one error, not one per literal.
+export const ContactStatus = Type.Unsafe<ContactStatus>({
+  type: 'string',
+  enum: [...CONTACT_STATUSES],
+  description:
+    "the recipient state in the key's environment, by precedence: complained, suppressed, cooldown, unsubscribed, active",
+});
+
+const CustomFieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+
+export const Contact = Type.Object(
+  {
+    id: ContactId,
+    email: Type.String({ description: 'normalised: lowercase, IDN domain in punycode' }),
+    name: Type.Union([Type.String(), Type.Null()]),
+    groupSlugs: Type.Array(GroupSlug, { description: 'sorted' }),
+    customFields: Type.Record(Type.String(), CustomFieldValue),
+    status: ContactStatus,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    lastEmailedAt: Type.Union([Timestamp, Type.Null()], {
+      description:
+        'the latest message to the address from any environment of the tenant; read from messages, so it follows message retention',
+    }),
+    delivery: Type.Object(
+      {
+        sent: Type.Integer({ minimum: 0, description: 'messages handed to the relay' }),
+        bounced: Type.Integer({ minimum: 0 }),
+        complained: Type.Integer({ minimum: 0 }),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "messages to the address in the key's environment; read from messages, so they follow message retention",
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Contact = Static<typeof Contact>;
+
+export const UpsertContactRequest = Type.Object(
+  {
+    email: Type.String({
+      format: 'email',
+      maxLength: 320,
+      description: "the contact's identity within the tenant: trimmed, lowercased, IDN domain in punycode",
+    }),
+    name: Type.Optional(
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        minLength: 1,
+        maxLength: CONTACT_NAME_MAX,
+        pattern: `^[^${UNSAFE_DISPLAY_CHARACTERS}]*$`,
+        description:
+          '1 to 200 characters, one line, no control, bidirectional or invisible characters; null clears it; absent leaves it as it is',
+      }),
+    ),
+    groupSlugs: Type.Optional(
+      Type.Array(GroupSlug, {
+        maxItems: CONTACT_GROUPS_MAX,
+        uniqueItems: true,
+        description:
+          "the contact's exact set of groups (at most 100); groups that do not exist are created; absent leaves the memberships as they are",
+      }),
+    ),
+    customFields: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: CUSTOM_FIELD_KEY_PATTERN }),
+        Type.Unsafe<string | number | boolean | null>({
+          type: ['string', 'number', 'boolean', 'null'],
+          maxLength: CUSTOM_FIELD_STRING_MAX,
+          description: 'a string (at most 1,000 characters), a number, a boolean, or null to delete the key',
+        }),
+        {
+          additionalProperties: false,
+          description:
+            'merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type UpsertContactRequest = Static<typeof UpsertContactRequest>;
+
+export const UpsertContactResponse = Type.Object(
+  { ok: Type.Literal(true), contact: Contact },
+  { additionalProperties: false },
+);
+export type UpsertContactResponse = Static<typeof UpsertContactResponse>;
+
+export const UpsertContactsRequest = Type.Object(
+  {
+    contacts: Type.Array(UpsertContactRequest, {
+      minItems: 1,
+      maxItems: UPSERT_MANY_MAX,
+      description:
+        '1 to 1,000 contacts, each as POST /v1/contacts/upsert takes it, each email once; all are written or none',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type UpsertContactsRequest = Static<typeof UpsertContactsRequest>;
+
+export const UpsertContactsResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    created: Type.Integer({ minimum: 0 }),
+    updated: Type.Integer({ minimum: 0 }),
+    contactIds: Type.Array(ContactId, { description: 'in the order of the request' }),
+  },
+  { additionalProperties: false },
+);
+export type UpsertContactsResponse = Static<typeof UpsertContactsResponse>;
+
+export const GetContactRequest = Type.Object(
+  {
+    emailOrContactId: Type.String({ minLength: 1, maxLength: 320, description: 'a ct_… id or an email' }),
+  },
+  { additionalProperties: false },
+);
+export type GetContactRequest = Static<typeof GetContactRequest>;
+
+export const GetContactResponse = UpsertContactResponse;
+export type GetContactResponse = Static<typeof GetContactResponse>;
+
+const PROJECT_ID = '^prj_[0-9A-HJKMNP-TV-Z]{26}$';
+
+const setBranches = <F extends string, V extends TSchema>(field: F, value: V) =>
+  [
+    filterClause(field, 'eq', value),
+    filterClause(field, 'neq', value),
+    filterClause(field, 'in', Type.Array(value, { minItems: 1, maxItems: 100 })),
+  ] as const;
+
+function filterClause<F extends string, O extends string, V extends TSchema>(field: F, op: O, value: V) {
+  return Type.Object(
+    { field: Type.Literal(field), op: Type.Literal(op), value },
+    { additionalProperties: false },
+  );
+}
+
+const statusClauses = setBranches('status', ContactStatus);
+const groupClauses = setBranches('group', GroupSlug);
+const projectClauses = setBranches('project', Type.String({ pattern: PROJECT_ID, description: 'prj_… id' }));
+const environmentClauses = setBranches(
+  'environment',
+  Type.String({ pattern: ENVIRONMENT_ID, description: 'env_… id' }),
+);
+const lastEmailedAtClause = Type.Object(
+  {
+    field: Type.Literal('lastEmailedAt'),
+    op: Type.Unsafe<'before' | 'after'>({ type: 'string', enum: ['before', 'after'] }),
+    value: Timestamp,
+  },
+  { additionalProperties: false },
+);
+const flagClauses = [
+  filterClause(
+    'suppressed',
+    'eq',
+    Type.Boolean({ description: 'in a hard-bounce cooldown or suppressed now' }),
+  ),
+  filterClause(
+    'unsubscribed',
+    'eq',
+    Type.Boolean({ description: 'unsubscribed and not resubscribed since' }),
+  ),
+  filterClause('complained', 'eq', Type.Boolean({ description: 'complained (at any time)' })),
+] as const;
+
+const ContactFilterUnion = Type.Union([
+  ...statusClauses,
+  ...groupClauses,
+  ...projectClauses,
+  ...environmentClauses,
+  lastEmailedAtClause,
+  ...flagClauses,
+]);
+export type ContactFilter = Static<typeof ContactFilterUnion>;
+
+/**
+ * Branches told apart by one property (Ajv's `discriminator`): only the branch the tag names is
+ * checked, so a wrong op or value is reported at its own path (/filters/0/op, /filters/0/value)
+ * instead of once per branch.
+ */
+function byTag(tag: string, branches: readonly TSchema[], fixed: Record<string, TSchema> = {}): TSchema {
+  const tags = branches.map(
+    (b) => (b.properties as Record<string, { const?: string; enum?: string[] }>)[tag]!,
+  );
+  return Type.Unsafe({
+    type: 'object',
+    properties: { ...fixed, [tag]: { type: 'string', enum: tags.flatMap((t) => t.enum ?? [t.const!]) } },
+    required: [...Object.keys(fixed), tag],
+    discriminator: { propertyName: tag },
+    oneOf: branches,
+  });
+}
+
+/** One clause of POST /v1/contacts/list's filters: by field, then (eq, neq, in) by op. */
+export const ContactFilter = Type.Unsafe<ContactFilter>({
+  ...byTag('field', [
+    byTag('op', statusClauses, { field: Type.Literal('status') }),
+    byTag('op', groupClauses, { field: Type.Literal('group') }),
+    byTag('op', projectClauses, { field: Type.Literal('project') }),
+    byTag('op', environmentClauses, { field: Type.Literal('environment') }),
+    lastEmailedAtClause,
+    ...flagClauses,
+  ]),
+  description:
+    "{field, op, value}: status, group, project, environment (eq, neq, in), lastEmailedAt (before, after), suppressed, unsubscribed, complained (eq, boolean); status and the flags are for the key's environment",
+});
+
+export const ListContactsRequest = Type.Object(
+  {
+    search: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'a case-insensitive substring of the email or the name',
+      }),
+    ),
+    filters: Type.Optional(
+      Type.Array(ContactFilter, {
+        maxItems: LIST_FILTERS_MAX,
+        description: 'at most 20 clauses, all must hold',
+      }),
+    ),
+    pageSize: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'default 50; a value above 200 is read as 200' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "the previous page's nextCursor" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListContactsRequest = Static<typeof ListContactsRequest>;
+
+export const ListContactsResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    contacts: Type.Array(Contact, { description: 'by id: oldest first' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'pass it as cursor for the next page; null on the last page',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ListContactsResponse = Static<typeof ListContactsResponse>;
+
+// ---- contact groups: POST /v1/contacts/groups/{upsert,list,delete,add,remove} (DESIGN.md §7)
+
+export const GroupName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: `^[^${UNSAFE_DISPLAY_CHARACTERS}]*$`,
+  description:
+    'display name, 1 to 100 characters: one line, no control, bidirectional or invisible characters',
+});
+
+export const ContactGroup = Type.Object(
+  {
+    slug: GroupSlug,
+    name: Type.String({ description: 'display name' }),
+    contactCount: Type.Integer({ minimum: 0, description: 'contacts in the group' }),
+    createdAt: Timestamp,
+    updatedAt: { ...Timestamp, description: 'creation or the last change of its name' },
+  },
+  { additionalProperties: false },
+);
+export type ContactGroup = Static<typeof ContactGroup>;
+
+export const UpsertGroupRequest = Type.Object(
+  {
+    name: GroupName,
+    slug: Type.Optional({
+      ...GroupSlug,
+      description:
+        'the group to create or rename; default: derived from name (lowercase, accents dropped, anything but a-z and 0-9 as -, at most 63 characters)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type UpsertGroupRequest = Static<typeof UpsertGroupRequest>;
+
+export const UpsertGroupResponse = Type.Object(
+  { ok: Type.Literal(true), group: ContactGroup },
+  { additionalProperties: false },
+);
+export type UpsertGroupResponse = Static<typeof UpsertGroupResponse>;
+
+export const ListGroupsRequest = Type.Object(
+  {},
+  { additionalProperties: false, description: 'no fields: {}' },
+);
+export type ListGroupsRequest = Static<typeof ListGroupsRequest>;
+
+export const ListGroupsResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    groups: Type.Array(ContactGroup, { description: 'every group of the tenant, by slug' }),
+  },
+  { additionalProperties: false },
+);
+export type ListGroupsResponse = Static<typeof ListGroupsResponse>;
+
+export const DeleteGroupRequest = Type.Object({ groupSlug: GroupSlug }, { additionalProperties: false });
+export type DeleteGroupRequest = Static<typeof DeleteGroupRequest>;
+
+export const GroupMembersRequest = Type.Object(
+  {
+    groupSlug: GroupSlug,
+    contactIds: Type.Array(
+      Type.String({ minLength: 1, maxLength: 320, description: 'a contact id (ct_…) or a contact email' }),
+      { minItems: 1, maxItems: 1000, uniqueItems: true, description: 'contact ids or emails, 1 to 1,000' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type GroupMembersRequest = Static<typeof GroupMembersRequest>;
+
+export const GroupMembersResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    updated: Type.Integer({
+      minimum: 0,
+      description:
+        'memberships added (add) or removed (remove); contacts already in (or not in) the group are not counted',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type GroupMembersResponse = Static<typeof GroupMembersResponse>;
+
+// ---- bulk sends: POST /v1/contacts/send, /send/dry-run, /send/get (DESIGN.md §7)
+
+const ContactRef = Type.String({
+  minLength: 1,
+  maxLength: 320,
+  description: 'a contact id (ct_…) or a contact email',
+});
+
+/**
+ * The seed's reference body (projectId, environmentId, templateId, templateData, contactIds,
+ * groupSlug) and its tutorial alias (templateId, to, data) in one object: `data` stands for
+ * `templateData` (one of them, not both), `to` for one contact or a list; projectId and
+ * environmentId are required with `templateData` and default to the key's with `data`. The
+ * use-case checks the combinations (400 invalid_request with a path).
+ */
+export const BulkSendRequest = Type.Object(
+  {
+    projectId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "the key's own project" }),
+    ),
+    environmentId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "the key's own environment" }),
+    ),
+    templateId: Type.String({ minLength: 1, maxLength: 100 }),
+    templateVersion: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        description: 'extension; default: the latest published version',
+      }),
+    ),
+    templateData: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            'template data, validated once; text fields may hold {{contact.name}}, {{contact.email}} and {{contact.customFields.KEY}}',
+        },
+      ),
+    ),
+    contactIds: Type.Optional(
+      Type.Array(ContactRef, { minItems: 1, maxItems: 1000, description: 'contact ids or emails' }),
+    ),
+    groupSlug: Type.Optional(GroupSlug),
+    data: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'tutorial alias of templateData' }),
+    ),
+    to: Type.Optional(
+      Type.Union([ContactRef, Type.Array(ContactRef, { minItems: 1, maxItems: 1000 })], {
+        description: 'tutorial alias: one contact email or id, or a list of them',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BulkSendRequest = Static<typeof BulkSendRequest>;
+
+export const BulkSendResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    jobId: BulkJobId,
+    queued: Type.Integer({ minimum: 0, description: 'messages queued' }),
+    idempotent: Type.Boolean({
+      description: 'extension: true when this repeats an earlier bulk send with the same Idempotency-Key',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BulkSendResponse = Static<typeof BulkSendResponse>;
+
+export const SKIP_REASONS = ['unsubscribed', 'complained', 'suppressed', 'duplicate', 'not_found'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+const SkipCounts = Type.Object(
+  {
+    unsubscribed: Type.Integer({ minimum: 0, description: 'notification templates only' }),
+    complained: Type.Integer({ minimum: 0 }),
+    suppressed: Type.Integer({ minimum: 0, description: 'in a hard-bounce cooldown or suppressed' }),
+    duplicate: Type.Integer({ minimum: 0, description: 'named more than once' }),
+    not_found: Type.Integer({ minimum: 0, description: 'no contact of the tenant by that id or email' }),
+  },
+  { additionalProperties: false, description: 'one reason per skipped contact' },
+);
+
+export const BulkSendPreviewResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    eligible: Type.Integer({ minimum: 0 }),
+    skipped: SkipCounts,
+  },
+  { additionalProperties: false },
+);
+export type BulkSendPreviewResponse = Static<typeof BulkSendPreviewResponse>;
+
+export const GetBulkSendRequest = Type.Object({ jobId: BulkJobId }, { additionalProperties: false });
+export type GetBulkSendRequest = Static<typeof GetBulkSendRequest>;
+
+export const BulkJob = Type.Object(
+  {
+    jobId: BulkJobId,
+    status: Type.Union(
+      [
+        Type.Literal('running'),
+        Type.Literal('completed'),
+        Type.Literal('paused_bounce_rate'),
+        Type.Literal('canceled'),
+      ],
+      {
+        description:
+          'running while messages wait; completed when none does; paused_bounce_rate when hard bounces passed 5% after 200 attempts (an operator resumes or cancels it)',
+      },
+    ),
+    projectId: Type.String(),
+    environmentId: Type.String(),
+    templateId: Type.String(),
+    templateVersion: Type.String(),
+    target: Type.Object(
+      {
+        groupSlug: Type.Optional(GroupSlug),
+        contactCount: Type.Integer({ minimum: 0, description: 'contacts named by id or email' }),
+      },
+      { additionalProperties: false },
+    ),
+    queued: Type.Integer({ minimum: 0, description: 'messages queued when the job was created' }),
+    skipped: SkipCounts,
+    progress: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+      description: 'messages by current status (queued, sending, deferred, sent, delivered, bounced, …)',
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    pausedAt: NullableTimestamp,
+    canceledAt: NullableTimestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const GetBulkSendResponse = Type.Object(
+  { ok: Type.Literal(true), job: BulkJob },
+  { additionalProperties: false },
+);
+export type GetBulkSendResponse = Static<typeof GetBulkSendResponse>;
+
 // ---- the operations
 
 /** What every API-key route can answer before its own checks. */
@@ -440,6 +934,44 @@ export const ACCESS_ERRORS = ['trial_expired', 'project_inactive', 'environment_
 
 /** What every POST with a JSON body can answer about the body as such. */
 export const JSON_BODY_ERRORS = ['invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
+
+/** What the contact operations answer; get adds contact_not_found (an upsert never does). */
+const CONTACT_ERRORS = [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS] as const;
+
+const CONTACT_EXAMPLE: Contact = {
+  id: 'ct_01M81C1XJB7Y4KHB01G4B1P0M5',
+  email: 'jane@example.com',
+  name: 'Jane Doe',
+  groupSlugs: ['beta-testers'],
+  customFields: { company: 'Acme', seats: 12, trial: true },
+  status: 'active',
+  createdAt: '2026-11-22T10:15:30.123Z',
+  updatedAt: '2026-11-22T10:15:30.123Z',
+  lastEmailedAt: '2026-11-20T08:01:12.000Z',
+  delivery: { sent: 3, bounced: 0, complained: 0 },
+};
+
+/**
+ * What every contact group operation can answer. The seed gives every contacts endpoint 404
+ * contact_not_found, so all five declare it; only add and remove name contacts.
+ */
+const GROUP_ERRORS = [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS, 'contact_not_found'] as const;
+
+/** What a bulk send and its dry run can answer (DESIGN.md §3's checks that apply, and §7). */
+const BULK_SEND_ERRORS = [
+  ...API_KEY_ERRORS,
+  ...JSON_BODY_ERRORS,
+  ...ACCESS_ERRORS,
+  'template_not_found',
+  'template_version_not_found',
+  'invalid_template_data',
+  'sending_domain_not_ready',
+  'from_domain_not_allowed',
+  'app_paused',
+  'app_blocked',
+  'group_not_found',
+  'contact_not_found',
+] as const;
 
 export interface Operation {
   method: 'GET' | 'POST';
@@ -466,14 +998,6 @@ export interface Operation {
   /** The message of a 400 invalid_request for a body that fails its schema, when the seed words it. */
   invalidRequestMessage?: string;
 }
-
-const planned = (method: 'POST', path: string, sdk: string, summary: string): Operation => ({
-  method,
-  path,
-  sdk,
-  summary,
-  isBuilt: false,
-});
 
 /** Every operation of the core API, by operationId (= the use-case's name). */
 export const operations = {
@@ -696,58 +1220,254 @@ export const operations = {
       response: { ok: true, outcome: 'applied' },
     },
   },
-  upsertContact: planned('POST', '/v1/contacts/upsert', 'contacts.upsert', 'Create or update a contact'),
-  upsertContacts: planned(
-    'POST',
-    '/v1/contacts/upsert-many',
-    'contacts.upsertMany',
-    'Create or update up to 1,000 contacts',
-  ),
-  getContact: planned('POST', '/v1/contacts/get', 'contacts.get', 'One contact by id or email'),
-  listContacts: planned('POST', '/v1/contacts/list', 'contacts.list', 'Contacts, searched and filtered'),
-  upsertGroup: planned(
-    'POST',
-    '/v1/contacts/groups/upsert',
-    'contacts.groups.upsert',
-    'Create or rename a group',
-  ),
-  listGroups: planned(
-    'POST',
-    '/v1/contacts/groups/list',
-    'contacts.groups.list',
-    'Every group of the tenant',
-  ),
-  deleteGroup: planned(
-    'POST',
-    '/v1/contacts/groups/delete',
-    'contacts.groups.delete',
-    'Delete a group (never its contacts)',
-  ),
-  addContactsToGroup: planned(
-    'POST',
-    '/v1/contacts/groups/add',
-    'contacts.groups.add',
-    'Add contacts to a group',
-  ),
-  removeContactsFromGroup: planned(
-    'POST',
-    '/v1/contacts/groups/remove',
-    'contacts.groups.remove',
-    'Remove contacts from a group',
-  ),
-  sendToContacts: planned(
-    'POST',
-    '/v1/contacts/send',
-    'contacts.send',
-    'Queue a template send to contacts or a group',
-  ),
-  previewSendToContacts: planned(
-    'POST',
-    '/v1/contacts/send/dry-run',
-    'contacts.sendDryRun',
-    'Count who a contacts send would reach, without queueing',
-  ),
-  getBulkSend: planned('POST', '/v1/contacts/send/get', 'contacts.getSend', 'A bulk send’s progress'),
+  upsertContact: {
+    method: 'POST',
+    path: '/v1/contacts/upsert',
+    sdk: 'contacts.upsert',
+    summary: 'Create or update a contact of the tenant, by email',
+    isBuilt: true,
+    body: UpsertContactRequest,
+    response: UpsertContactResponse,
+    errors: CONTACT_ERRORS,
+    example: {
+      body: {
+        email: 'jane@example.com',
+        name: 'Jane Doe',
+        groupSlugs: ['beta-testers'],
+        customFields: { company: 'Acme', seats: 12, trial: true },
+      },
+      response: { ok: true, contact: CONTACT_EXAMPLE },
+    },
+  },
+  upsertContacts: {
+    method: 'POST',
+    path: '/v1/contacts/upsert-many',
+    sdk: 'contacts.upsertMany',
+    summary: 'Create or update up to 1,000 contacts, all or none (extension)',
+    isBuilt: true,
+    body: UpsertContactsRequest,
+    response: UpsertContactsResponse,
+    errors: CONTACT_ERRORS,
+    example: {
+      body: {
+        contacts: [
+          { email: 'jane@example.com', name: 'Jane Doe', groupSlugs: ['beta-testers'] },
+          { email: 'omar@example.com', customFields: { company: 'Initech' } },
+        ],
+      },
+      response: {
+        ok: true,
+        created: 1,
+        updated: 1,
+        contactIds: ['ct_01M81C1XJB7Y4KHB01G4B1P0M5', 'ct_01M81C1XJC3Q0V8W1Z2Y7N4K6R'],
+      },
+    },
+  },
+  getContact: {
+    method: 'POST',
+    path: '/v1/contacts/get',
+    sdk: 'contacts.get',
+    summary: 'One contact, by id or email, with its status and delivery summary',
+    isBuilt: true,
+    body: GetContactRequest,
+    response: GetContactResponse,
+    errors: [...CONTACT_ERRORS, 'contact_not_found'],
+    example: {
+      body: { emailOrContactId: 'jane@example.com' },
+      response: { ok: true, contact: CONTACT_EXAMPLE },
+    },
+  },
+  listContacts: {
+    method: 'POST',
+    path: '/v1/contacts/list',
+    sdk: 'contacts.list',
+    summary: 'Contacts of the tenant, searched and filtered, a page at a time',
+    isBuilt: true,
+    body: ListContactsRequest,
+    response: ListContactsResponse,
+    errors: CONTACT_ERRORS,
+    example: {
+      body: {
+        search: 'acme',
+        filters: [
+          { field: 'group', op: 'eq', value: 'beta-testers' },
+          { field: 'status', op: 'in', value: ['active', 'unsubscribed'] },
+        ],
+        pageSize: 50,
+      },
+      response: {
+        ok: true,
+        contacts: [CONTACT_EXAMPLE],
+        nextCursor: 'Y3RfMDFNODFDMVhKQjdZNEtIQjAxRzRCMVAwTTU',
+      },
+    },
+  },
+  upsertGroup: {
+    method: 'POST',
+    path: '/v1/contacts/groups/upsert',
+    sdk: 'contacts.groups.upsert',
+    summary: 'Create a group, or rename the group of this slug',
+    isBuilt: true,
+    body: UpsertGroupRequest,
+    response: UpsertGroupResponse,
+    errors: GROUP_ERRORS,
+    example: {
+      body: { name: 'Beta testers' },
+      response: {
+        ok: true,
+        group: {
+          slug: 'beta-testers',
+          name: 'Beta testers',
+          contactCount: 0,
+          createdAt: '2026-11-22T10:15:30.123Z',
+          updatedAt: '2026-11-22T10:15:30.123Z',
+        },
+      },
+    },
+  },
+  listGroups: {
+    method: 'POST',
+    path: '/v1/contacts/groups/list',
+    sdk: 'contacts.groups.list',
+    summary: 'Every group of the tenant, by slug, with its contact count',
+    isBuilt: true,
+    body: ListGroupsRequest,
+    response: ListGroupsResponse,
+    errors: GROUP_ERRORS,
+    example: {
+      body: {},
+      response: {
+        ok: true,
+        groups: [
+          {
+            slug: 'beta-testers',
+            name: 'Beta testers',
+            contactCount: 1834,
+            createdAt: '2026-11-22T10:15:30.123Z',
+            updatedAt: '2026-11-22T10:15:30.123Z',
+          },
+        ],
+      },
+    },
+  },
+  deleteGroup: {
+    method: 'POST',
+    path: '/v1/contacts/groups/delete',
+    sdk: 'contacts.groups.delete',
+    summary: 'Delete a group and its memberships, never its contacts',
+    isBuilt: true,
+    body: DeleteGroupRequest,
+    response: OkResponse,
+    errors: [...GROUP_ERRORS, 'group_not_found'],
+    example: { body: { groupSlug: 'beta-testers' }, response: { ok: true } },
+  },
+  addContactsToGroup: {
+    method: 'POST',
+    path: '/v1/contacts/groups/add',
+    sdk: 'contacts.groups.add',
+    summary: 'Add contacts, by id or email, to a group (created when missing)',
+    isBuilt: true,
+    body: GroupMembersRequest,
+    response: GroupMembersResponse,
+    errors: GROUP_ERRORS,
+    example: {
+      body: { groupSlug: 'beta-testers', contactIds: ['ct_01M81C1XJB7Y4KHB01G4B1P0M5', 'jane@example.com'] },
+      response: { ok: true, updated: 2 },
+    },
+  },
+  removeContactsFromGroup: {
+    method: 'POST',
+    path: '/v1/contacts/groups/remove',
+    sdk: 'contacts.groups.remove',
+    summary: 'Remove contacts, by id or email, from a group (never deletes them)',
+    isBuilt: true,
+    body: GroupMembersRequest,
+    response: GroupMembersResponse,
+    errors: [...GROUP_ERRORS, 'group_not_found'],
+    example: {
+      body: { groupSlug: 'beta-testers', contactIds: ['jane@example.com'] },
+      response: { ok: true, updated: 1 },
+    },
+  },
+  sendToContacts: {
+    method: 'POST',
+    path: '/v1/contacts/send',
+    sdk: 'contacts.send',
+    summary: 'Queue a template send to contacts or a group',
+    isBuilt: true,
+    body: BulkSendRequest,
+    headers: IdempotencyKeyHeader,
+    response: BulkSendResponse,
+    errors: [...BULK_SEND_ERRORS, 'idempotency_key_reused', 'monthly_quota_exceeded'],
+    example: {
+      body: {
+        projectId: 'prj_01M81C1XJBK8H34T187GBDP8V9',
+        environmentId: 'env_01M81C1XJB2NNCEJ58HV846MWZ',
+        templateId: 'reminder',
+        templateData: {
+          subject: 'Your workshop starts tomorrow, {{contact.name}}',
+          heading: 'See you tomorrow',
+          intro: 'Your seat for {{contact.customFields.company}} is booked.',
+        },
+        groupSlug: 'beta-testers',
+      },
+      response: { ok: true, jobId: 'job_01M81C1XJB7Y4KHB01G4B1P0M5', queued: 1834, idempotent: false },
+    },
+  },
+  previewSendToContacts: {
+    method: 'POST',
+    path: '/v1/contacts/send/dry-run',
+    sdk: 'contacts.sendDryRun',
+    summary: 'Count who a contacts send would reach, without queueing',
+    isBuilt: true,
+    body: BulkSendRequest,
+    response: BulkSendPreviewResponse,
+    errors: BULK_SEND_ERRORS,
+    example: {
+      body: {
+        templateId: 'account-locked',
+        to: ['jane@example.com', 'ct_01M81C1XJB7Y4KHB01G4B1P0M5'],
+        data: {},
+      },
+      response: {
+        ok: true,
+        eligible: 1,
+        skipped: { unsubscribed: 0, complained: 0, suppressed: 0, duplicate: 0, not_found: 1 },
+      },
+    },
+  },
+  getBulkSend: {
+    method: 'POST',
+    path: '/v1/contacts/send/get',
+    sdk: 'contacts.getSend',
+    summary: 'A bulk send’s progress by message status (extension)',
+    isBuilt: true,
+    body: GetBulkSendRequest,
+    response: GetBulkSendResponse,
+    errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS, 'job_not_found'],
+    example: {
+      body: { jobId: 'job_01M81C1XJB7Y4KHB01G4B1P0M5' },
+      response: {
+        ok: true,
+        job: {
+          jobId: 'job_01M81C1XJB7Y4KHB01G4B1P0M5',
+          status: 'running',
+          projectId: 'prj_01M81C1XJBK8H34T187GBDP8V9',
+          environmentId: 'env_01M81C1XJB2NNCEJ58HV846MWZ',
+          templateId: 'reminder',
+          templateVersion: 'v1',
+          target: { groupSlug: 'beta-testers', contactCount: 0 },
+          queued: 1834,
+          skipped: { unsubscribed: 12, complained: 1, suppressed: 3, duplicate: 0, not_found: 0 },
+          progress: { queued: 1200, sending: 16, sent: 610, bounced: 8 },
+          createdAt: '2026-11-22T10:15:30.123Z',
+          updatedAt: '2026-11-22T10:16:02.511Z',
+          pausedAt: null,
+          canceledAt: null,
+        },
+      },
+    },
+  },
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

@@ -65,7 +65,8 @@ export const coreErrors = {
   environment_not_found: { status: 404, description: "The key's environment no longer exists." },
   contact_not_found: {
     status: 404,
-    description: 'A contact id or email named in the request is not a contact of the tenant; nothing changed.',
+    description:
+      'A contact id or email named in the request is not a contact of the tenant; nothing changed.',
   },
   group_not_found: { status: 404, description: 'No contact group with this slug in the tenant.' },
   job_not_found: { status: 404, description: 'No bulk send with this id in the key’s environment.' },

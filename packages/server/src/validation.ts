@@ -13,6 +13,12 @@ export const ajvOptions: Options = {
   useDefaults: true,
   coerceTypes: false,
   strict: true,
+  // One-of-many bodies told apart by a property (contacts list filters: by field, then op), so a
+  // wrong value is reported at its own path rather than once per branch.
+  discriminator: true,
+  // `type: ['string', 'number', 'boolean', 'null']` (a contact's custom field value): one error
+  // for a wrong value instead of one per branch of an anyOf.
+  allowUnionTypes: true,
 };
 
 export function addMailsvcFormats(ajv: Ajv): Ajv {

@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { PGLITE_EXTENSIONS } from '../src/db/connection.js';
 import { migrate } from '../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -20,7 +21,7 @@ export default async function setup(project: TestProject) {
     project.provide('pgliteDump', '');
     return;
   }
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const pool = new pg.Pool(createPgConfig(pglite));
   await migrate(pool);
   await pool.end();

@@ -264,6 +264,22 @@ export const IDENTIFIER_ATTACKS: Variant[] = [
   refuse('a template expression', '{{7*7}}#{7*7}'),
 ];
 
+/** Attacks on a group slug (^[a-z0-9][a-z0-9-]{0,62}$): anything else is refused. */
+export const GROUP_SLUG_ATTACKS: Variant[] = [
+  ...IDENTIFIER_ATTACKS.filter((v) => v.value !== 'constructor'),
+  either('constructor (a valid slug)', 'constructor'),
+  refuse('upper case', 'Beta-Testers'),
+  refuse('a leading hyphen', '-beta'),
+  refuse('an underscore', 'beta_testers'),
+  refuse('a space', 'beta testers'),
+  refuse('a dot', 'beta.testers'),
+  refuse('an accented letter', 'bêta'),
+  refuse('a fullwidth letter', '\uff42eta'),
+  either('a trailing hyphen', 'beta-'),
+  either('digits only', '2026'),
+  either('63 characters', 'a'.repeat(63)),
+];
+
 /** Timestamps PostgreSQL or RFC 3339 cannot take as given. */
 export const TIMESTAMP_ATTACKS: Variant[] = [
   refuse('month 13', '2026-13-01T00:00:00Z'),

@@ -6,7 +6,7 @@
 import { createSign } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
-import { operations } from '@mailsvc/contract/api';
+import { CUSTOM_FIELD_KEY_PATTERN, GROUP_SLUG_PATTERN, operations } from '@mailsvc/contract/api';
 import { listTemplates } from '@mailsvc/templates';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
@@ -33,6 +33,7 @@ import {
   type FieldSpec,
   fieldBodies,
   fieldVariants,
+  GROUP_SLUG_ATTACKS,
   type HostileRequest,
   IDENTIFIER_ATTACKS,
   malformedHttp,
@@ -69,6 +70,8 @@ const tally = new Tally();
 const timings: string[] = [];
 /** messageIds of every 200 answer of POST /v1/send: the only messages that may exist. */
 const acceptedIds = new Set<string>();
+/** Bulk sends answered 200: their messages are accepted too. */
+const acceptedJobIds = new Set<string>();
 
 beforeAll(async () => {
   h = await createHarness({ env: { MAILSVC_HTTP_REQUEST_TIMEOUT_MS: '2000' } });
@@ -141,8 +144,9 @@ async function expectEveryAnswerDocumented(label: string, requests: HostileReque
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     // Any 200 with a messageId (a path trick may land on the send route too).
     if (res.status === 200 && /^application\/json/.test(String(res.headers['content-type']))) {
-      const id = res.body === '' ? undefined : JSON.parse(res.body).messageId;
-      if (typeof id === 'string') acceptedIds.add(id);
+      const body = res.body === '' ? {} : JSON.parse(res.body);
+      if (typeof body.messageId === 'string') acceptedIds.add(body.messageId);
+      if (typeof body.jobId === 'string' && typeof body.queued === 'number') acceptedJobIds.add(body.jobId);
     }
     const problems = answerProblems(req, res, errorCatalogue);
     if (problems.length > 0) failures.push(describeFailure(req, res, problems));
@@ -447,6 +451,454 @@ function lookupCorpora(): { endpoint: string; url: string; requests: HostileRequ
   }));
 }
 
+// ---- contacts
+
+/** Cases whose value a contacts rule accepts although the generic corpus expects a refusal. */
+const accepting = (cases: BodyCase[], names: string[]) =>
+  cases.map((c) => (names.some((n) => c.name.endsWith(n)) ? { ...c, mustRefuse: false } : c));
+
+/** POST /v1/contacts/{upsert,upsert-many,get,list}: every field, custom field keys, filters, pages. */
+function contactCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const contact = {
+    email: 'jane@example.com',
+    name: 'Jane Doe',
+    groupSlugs: ['hostile-contacts'],
+    customFields: { company: 'Acme', seats: 3, trial: true },
+  };
+  const slug = (pointer: string): FieldSpec => ({
+    pointer,
+    kind: 'exact',
+    valid: 'hostile-contacts',
+    limits: [63],
+    extra: GROUP_SLUG_ATTACKS,
+  });
+  const contactFields = (at: string): FieldSpec[] => [
+    {
+      pointer: `${at}/email`,
+      kind: 'email',
+      valid: 'jane@example.com',
+      limits: [320, 254],
+      extra: EMAIL_ATTACKS,
+    },
+    { pointer: `${at}/name`, kind: 'name', valid: 'Jane Doe', limits: [200] },
+    slug(`${at}/groupSlugs/0`),
+    { pointer: `${at}/customFields/company`, kind: 'text', valid: 'Acme', limits: [1000], allowEmpty: true },
+  ];
+  // null clears a name; a custom field is a string, number, boolean or null; [] and ['x'] are groups.
+  const upsertCases = (base: unknown, at: string): BodyCase[] =>
+    accepting(
+      [
+        ...fieldBodies(base, contactFields(at)),
+        ...[`${at}/email`, `${at}/name`, `${at}/groupSlugs`, `${at}/customFields`].flatMap((p) =>
+          wrongTypeBodies(base, p),
+        ),
+      ],
+      [
+        '/name: null',
+        '/customFields/company: a number',
+        '/customFields/company: a boolean',
+        '/customFields/company: null',
+        '/groupSlugs: an empty array',
+        '/groupSlugs: an array of strings',
+      ],
+    );
+  const KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+  const keyCases: BodyCase[] = [
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    '1st',
+    'first name',
+    'a.b',
+    'a/b',
+    '{{x}}',
+    'ünïcode',
+    '',
+    '_',
+    'k'.repeat(64),
+    'k'.repeat(65),
+    'a\u202eb',
+    'a\u200bb',
+    'a\r\nb',
+  ].map((key) => ({
+    name: `/customFields key ${visible(JSON.stringify(key)).slice(0, 40)}`,
+    body: JSON.stringify({ ...contact, customFields: { [key]: 'v' } }),
+    mustRefuse: !KEY.test(key),
+  }));
+  const fieldCountCases: BodyCase[] = [50, 51].map((n) => ({
+    name: `/customFields: ${n} keys`,
+    body: JSON.stringify({
+      email: `fields-${n}@example.com`,
+      customFields: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, i])),
+    }),
+    mustRefuse: n > 50,
+  }));
+  const valueCases: BodyCase[] = (
+    [
+      ['a huge number', '1e308', false],
+      ['an overflowing number', '1e400', true],
+      ['a negative zero', '-0', false],
+      ['an object', '{"a":1}', true],
+    ] as const
+  ).map(([name, raw, mustRefuse]) => ({
+    name: `/customFields/company: ${name}`,
+    body: `{"email":"jane@example.com","customFields":{"company":${raw}}}`,
+    mustRefuse,
+  }));
+  const many = { contacts: [contact, { email: 'omar@example.com' }] };
+  const manyCases: BodyCase[] = (
+    [
+      ['no contacts', [], true],
+      ['1,001 contacts', Array.from({ length: 1001 }, (_, i) => ({ email: `m${i}@example.com` })), true],
+      ['the same email twice', [{ email: 'twice@example.com' }, { email: ' TWICE@example.com' }], true],
+      ['a contact that is not an object', [contact, 'jane@example.com'], true],
+      ['null in the list', [null], true],
+    ] as [string, unknown, boolean][]
+  ).map(([name, contacts, mustRefuse]) => ({
+    name: `/contacts: ${name}`,
+    body: JSON.stringify({ contacts }),
+    mustRefuse,
+  }));
+  const cursor = Buffer.from('ct_01M81C1XJB7Y4KHB01G4B1P0M5').toString('base64url');
+  const listBase = {
+    search: 'jane',
+    filters: [
+      { field: 'group', op: 'eq', value: 'hostile-contacts' },
+      { field: 'status', op: 'in', value: ['active'] },
+    ],
+    pageSize: 10,
+    cursor,
+  };
+  const dated = { filters: [{ field: 'lastEmailedAt', op: 'after', value: '2026-11-01T00:00:00Z' }] };
+  const clause = (c: unknown, mustRefuse: boolean, name = JSON.stringify(c)): BodyCase => ({
+    name: `/filters/0: ${name}`,
+    body: JSON.stringify({ filters: [c] }),
+    mustRefuse,
+  });
+  const filterCases: BodyCase[] = [
+    clause({ field: 'colour', op: 'eq', value: 'red' }, true),
+    clause({ field: '__proto__', op: 'eq', value: 'x' }, true),
+    clause({ field: 'status', op: 'lt', value: 'active' }, true),
+    clause({ field: 'status', op: 'in', value: 'active' }, true),
+    clause({ field: 'status', op: 'in', value: [] }, true),
+    clause({ field: 'status', op: 'eq', value: ['active'] }, true),
+    clause({ field: 'status', op: 'eq', value: 'ACTIVE' }, true),
+    clause(
+      { field: 'group', op: 'in', value: Array.from({ length: 101 }, (_, i) => `g${i}`) },
+      true,
+      '101 groups',
+    ),
+    clause({ field: 'project', op: 'eq', value: 'prj_x' }, true),
+    clause({ field: 'environment', op: 'eq', value: `env_${'0'.repeat(26)}` }, false),
+    clause({ field: 'suppressed', op: 'eq', value: 'true' }, true),
+    clause({ field: 'complained', op: 'neq', value: true }, true),
+    clause({ field: 'unsubscribed', op: 'eq', value: false }, false),
+    clause({ field: 'lastEmailedAt', op: 'eq', value: '2026-11-01T00:00:00Z' }, true),
+    clause({ field: 'group', op: 'eq', value: 'x', extra: 1 }, true),
+    clause({ op: 'eq', value: 'x' }, true),
+    clause('status', true),
+    {
+      name: '/filters: 21 clauses',
+      body: JSON.stringify({
+        filters: Array.from({ length: 21 }, () => ({ field: 'complained', op: 'eq', value: false })),
+      }),
+      mustRefuse: true,
+    },
+  ];
+  const pageSizeCases: BodyCase[] = [0, -1, 2.5, 1e308, 201, -0].map((n) => ({
+    name: `/pageSize: ${n}`,
+    body: JSON.stringify({ pageSize: n }),
+    mustRefuse: !Number.isInteger(n) || n < 1,
+  }));
+  const getRef: FieldSpec = {
+    pointer: '/emailOrContactId',
+    kind: 'email',
+    valid: 'jane@example.com',
+    limits: [320, 254],
+    extra: [
+      ...EMAIL_ATTACKS,
+      ...IDENTIFIER_ATTACKS,
+      { name: 'an unknown contact id', value: newId('ct'), mustRefuse: true },
+      { name: 'a lowercase contact id', value: newId('ct').toLowerCase(), mustRefuse: true },
+      { name: 'an unknown address', value: 'nobody-here@example.com', mustRefuse: true },
+    ],
+  };
+  const corpus = (endpoint: string, url: string, cases: BodyCase[]) => ({
+    endpoint,
+    url,
+    requests: bodyRequests(endpoint, url, bearer(s.apiKey), cases),
+  });
+  return [
+    corpus('POST /v1/contacts/upsert', '/v1/contacts/upsert', [
+      ...upsertCases(contact, ''),
+      ...keyCases,
+      ...fieldCountCases,
+      ...valueCases,
+      // Extra members go at the root: an extra custom field is a custom field.
+      ...structuralBodies(contact, ''),
+      ...contentTypeBodies(contact),
+    ]),
+    corpus('POST /v1/contacts/upsert-many', '/v1/contacts/upsert-many', [
+      ...upsertCases(many, '/contacts/0'),
+      ...manyCases,
+      ...wrongTypeBodies(many, '/contacts'),
+      ...structuralBodies(many, ''),
+      ...contentTypeBodies(many),
+    ]),
+    corpus('POST /v1/contacts/get', '/v1/contacts/get', [
+      ...fieldBodies({ emailOrContactId: 'jane@example.com' }, [getRef]),
+      ...wrongTypeBodies({ emailOrContactId: 'jane@example.com' }, '/emailOrContactId'),
+      ...structuralBodies({ emailOrContactId: 'jane@example.com' }, ''),
+      ...contentTypeBodies({ emailOrContactId: 'jane@example.com' }),
+    ]),
+    corpus('POST /v1/contacts/list', '/v1/contacts/list', [
+      ...accepting(
+        [
+          ...fieldBodies(listBase, [
+            { pointer: '/search', kind: 'text', valid: 'jane', limits: [200], allowEmpty: true },
+            slug('/filters/0/value'),
+            {
+              pointer: '/filters/1/value/0',
+              kind: 'exact',
+              valid: 'active',
+              limits: [20],
+              extra: IDENTIFIER_ATTACKS,
+            },
+            { pointer: '/cursor', kind: 'exact', valid: cursor, limits: [200], extra: IDENTIFIER_ATTACKS },
+          ]),
+          ...fieldBodies(dated, [
+            {
+              pointer: '/filters/0/value',
+              kind: 'exact',
+              valid: '2026-11-01T00:00:00Z',
+              limits: [40],
+              extra: TIMESTAMP_ATTACKS,
+            },
+          ]),
+          ...['/search', '/filters', '/pageSize', '/cursor'].flatMap((p) => wrongTypeBodies(listBase, p)),
+        ],
+        ['/pageSize: a number', '/filters: an empty array'],
+      ),
+      ...filterCases,
+      ...pageSizeCases,
+      ...structuralBodies(listBase, ''),
+      ...contentTypeBodies(listBase),
+    ]),
+  ];
+}
+
+// ---- contact groups
+
+/** The contact the group corpora name by id; inserted into the corpus scope's tenant first. */
+const GROUP_CONTACT_ID = newId('ct');
+
+/** The contact group endpoints: name and slug rules, contact ids or emails, structure, media types. */
+function groupCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const slug = (pointer: string): FieldSpec => ({
+    pointer,
+    kind: 'exact',
+    valid: 'hostile-group',
+    limits: [63],
+    extra: GROUP_SLUG_ATTACKS,
+  });
+  const contactRef: FieldSpec = {
+    pointer: '/contactIds/0',
+    kind: 'email',
+    valid: 'jane@example.com',
+    limits: [320, 254],
+    extra: [
+      ...EMAIL_ATTACKS,
+      ...IDENTIFIER_ATTACKS,
+      { name: 'a lowercase contact id', value: GROUP_CONTACT_ID.toLowerCase(), mustRefuse: true },
+      { name: 'a contact id with a space', value: ` ${GROUP_CONTACT_ID}`, mustRefuse: true },
+      { name: 'an unknown contact id', value: newId('ct'), mustRefuse: true },
+    ],
+  };
+  const members = { groupSlug: 'hostile-group', contactIds: ['jane@example.com', GROUP_CONTACT_ID] };
+  const specs: {
+    endpoint: string;
+    url: string;
+    base: Record<string, unknown>;
+    fields: FieldSpec[];
+    typed: string[];
+  }[] = [
+    {
+      endpoint: 'POST /v1/contacts/groups/upsert',
+      url: '/v1/contacts/groups/upsert',
+      base: { name: 'Hostile Group' },
+      fields: [{ pointer: '/name', kind: 'name', valid: 'Hostile Group', limits: [100] }, slug('/slug')],
+      typed: ['/name'],
+    },
+    {
+      endpoint: 'POST /v1/contacts/groups/list',
+      url: '/v1/contacts/groups/list',
+      base: {},
+      fields: [],
+      typed: [],
+    },
+    {
+      endpoint: 'POST /v1/contacts/groups/add',
+      url: '/v1/contacts/groups/add',
+      base: members,
+      fields: [slug('/groupSlug'), contactRef],
+      typed: ['/groupSlug', '/contactIds'],
+    },
+    {
+      endpoint: 'POST /v1/contacts/groups/remove',
+      url: '/v1/contacts/groups/remove',
+      base: members,
+      fields: [slug('/groupSlug'), contactRef],
+      typed: ['/groupSlug', '/contactIds'],
+    },
+    {
+      endpoint: 'POST /v1/contacts/groups/delete',
+      url: '/v1/contacts/groups/delete',
+      base: { groupSlug: 'hostile-group' },
+      fields: [slug('/groupSlug')],
+      typed: ['/groupSlug'],
+    },
+  ];
+  // contactIds as a whole: the array rules (1 to 1,000 unique items).
+  const arrayCases: BodyCase[] = (
+    [
+      ['an empty array', []],
+      ['1,001 items', Array.from({ length: 1001 }, (_, i) => `c${i}@example.com`)],
+      ['a repeated item', ['jane@example.com', 'jane@example.com']],
+      ['an array of arrays', [['jane@example.com']]],
+      ['an array with null', [null]],
+    ] as [string, unknown][]
+  ).map(([name, value]) => ({
+    name: `/contactIds: ${name}`,
+    body: JSON.stringify({ ...members, contactIds: value }),
+    mustRefuse: true,
+  }));
+  return specs.map((spec) => ({
+    endpoint: spec.endpoint,
+    url: spec.url,
+    requests: bodyRequests(spec.endpoint, spec.url, bearer(s.apiKey), [
+      ...(spec.base === members ? arrayCases : []),
+      ...fieldBodies(spec.base, spec.fields),
+      ...spec.typed.flatMap((pointer) => wrongTypeBodies(spec.base, pointer)),
+      // Extra members go at the root: these bodies have no nested object.
+      ...structuralBodies(spec.base, ''),
+      ...contentTypeBodies(spec.base),
+    ]),
+  }));
+}
+
+// ---- bulk sends
+
+/** POST /v1/contacts/send, /send/dry-run and /send/get: both shapes, targets, template data. */
+function bulkCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const target: FieldSpec = {
+    pointer: '/contactIds/0',
+    kind: 'email',
+    valid: 'jane@example.com',
+    limits: [320, 254],
+    extra: [
+      ...EMAIL_ATTACKS,
+      ...IDENTIFIER_ATTACKS,
+      { name: 'a lowercase contact id', value: GROUP_CONTACT_ID.toLowerCase(), mustRefuse: true },
+      // named but unknown: skipped as not_found (the other target exists), not refused
+      { name: 'an unknown contact id', value: newId('ct'), mustRefuse: false },
+    ],
+  };
+  const reference = {
+    projectId: s.projectId,
+    environmentId: s.environmentId,
+    templateId: 'reminder',
+    templateData: { intro: 'Hello {{contact.name}}' },
+    contactIds: ['jane@example.com', GROUP_CONTACT_ID],
+  };
+  const tutorial = { templateId: 'reminder', to: 'jane@example.com', data: { intro: 'Hi' } };
+  const fields: FieldSpec[] = [
+    target,
+    { pointer: '/templateId', kind: 'exact', valid: 'reminder', limits: [100], extra: IDENTIFIER_ATTACKS },
+    {
+      pointer: '/templateData/intro',
+      kind: 'text',
+      valid: 'Hello {{contact.name}}',
+      limits: [1000],
+      allowEmpty: true,
+    },
+    { pointer: '/projectId', kind: 'exact', valid: s.projectId, limits: [64], extra: IDENTIFIER_ATTACKS },
+    {
+      pointer: '/environmentId',
+      kind: 'exact',
+      valid: s.environmentId,
+      limits: [64],
+      extra: IDENTIFIER_ATTACKS,
+    },
+  ];
+  const tutorialFields: FieldSpec[] = [
+    { pointer: '/to', kind: 'email', valid: 'jane@example.com', limits: [320, 254], extra: EMAIL_ATTACKS },
+  ];
+  const arrayCases: BodyCase[] = (
+    [
+      ['an empty array', []],
+      ['1,001 items', Array.from({ length: 1001 }, (_, i) => `c${i}@example.com`)],
+      ['an array of arrays', [['jane@example.com']]],
+      ['an array with null', [null]],
+    ] as [string, unknown][]
+  ).map(([name, value]) => ({
+    name: `/contactIds: ${name}`,
+    body: JSON.stringify({ ...reference, contactIds: value }),
+    mustRefuse: true,
+  }));
+  const shapeCases: BodyCase[] = [
+    { name: 'data and templateData', body: JSON.stringify({ ...reference, data: {} }), mustRefuse: true },
+    {
+      name: 'no recipients',
+      body: JSON.stringify({ ...reference, contactIds: undefined }),
+      mustRefuse: true,
+    },
+    {
+      name: 'a group slug with capitals',
+      body: JSON.stringify({ ...reference, groupSlug: 'Hostile' }),
+      mustRefuse: true,
+    },
+    {
+      name: 'to as 1,001 items',
+      body: JSON.stringify({ ...tutorial, to: Array.from({ length: 1001 }, () => 'jane@example.com') }),
+      mustRefuse: true,
+    },
+  ];
+  const jobId = 'job_01M81C1XJB7Y4KHB01G4B1P0M5';
+  return [
+    ...[
+      ['POST /v1/contacts/send', '/v1/contacts/send'],
+      ['POST /v1/contacts/send/dry-run', '/v1/contacts/send/dry-run'],
+    ].map(([endpoint, url]) => ({
+      endpoint: endpoint!,
+      url: url!,
+      requests: bodyRequests(endpoint!, url!, bearer(s.apiKey), [
+        ...arrayCases,
+        ...shapeCases,
+        ...fieldBodies(reference, fields),
+        ...fieldBodies(tutorial, tutorialFields),
+        ...['/templateId', '/templateData', '/contactIds', '/projectId'].flatMap((pointer) =>
+          wrongTypeBodies(reference, pointer),
+        ),
+        ...wrongTypeBodies(tutorial, '/to').filter((c) => !/array of strings/.test(c.name)),
+        ...structuralBodies(reference, '/templateData'),
+        ...contentTypeBodies(reference),
+      ]),
+    })),
+    {
+      endpoint: 'POST /v1/contacts/send/get',
+      url: '/v1/contacts/send/get',
+      requests: bodyRequests('POST /v1/contacts/send/get', '/v1/contacts/send/get', bearer(s.apiKey), [
+        ...fieldBodies({ jobId }, [
+          { pointer: '/jobId', kind: 'exact', valid: jobId, limits: [64], extra: IDENTIFIER_ATTACKS },
+        ]),
+        ...wrongTypeBodies({ jobId }, '/jobId'),
+        ...structuralBodies({ jobId }, ''),
+        ...contentTypeBodies({ jobId }),
+      ]),
+    },
+  ];
+}
+
 // ---- relay events
 
 const SES_FIXTURES = new URL('../src/inbound/fixtures-ses/', import.meta.url);
@@ -601,6 +1053,9 @@ describe('recipients and messages', () => {
       'POST /v1/send',
       ...lookupCorpora().map((c) => c.endpoint),
       ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
+      ...groupCorpora().map((c) => c.endpoint),
+      ...contactCorpora().map((c) => c.endpoint),
+      ...bulkCorpora().map((c) => c.endpoint),
     ]);
     for (const op of Object.values(operations)) {
       if (op.isBuilt)
@@ -612,6 +1067,61 @@ describe('recipients and messages', () => {
 
   it('answers every hostile body on the recipients and messages endpoints with a documented 4xx (or accepts it when no rule refuses it)', async () => {
     for (const corpus of lookupCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
+
+describe('contacts', () => {
+  it('answers every hostile body on the contacts endpoints with a documented 4xx (or accepts it when no rule refuses it)', async () => {
+    for (const corpus of contactCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
+
+describe('contact groups', () => {
+  it('answers every hostile body on the contact group endpoints with a documented 4xx (or accepts it when no rule refuses it)', async () => {
+    const now = h.clock.now();
+    await h.runtime.deps.db
+      .insertInto('contacts')
+      .values({
+        id: GROUP_CONTACT_ID,
+        tenant_id: s.tenantId,
+        email: 'jane@example.com',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const corpus of groupCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
+
+describe('bulk sends', () => {
+  it('answers every hostile body on the bulk send endpoints with a documented 4xx (or accepts it when no rule refuses it)', async () => {
+    const now = h.clock.now();
+    await h.runtime.deps.db
+      .insertInto('contacts')
+      .values({
+        id: GROUP_CONTACT_ID,
+        tenant_id: s.tenantId,
+        email: 'jane@example.com',
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    for (const corpus of bulkCorpora()) {
       const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
       expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
       expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
@@ -693,6 +1203,10 @@ function adminBase(name: string): Record<string, unknown> {
       return { environment: sac.environmentId };
     case 'events.revoke-secret':
       return { id: unknownId('whs') };
+    case 'jobs.show':
+    case 'jobs.resume':
+    case 'jobs.cancel':
+      return { id: unknownId('job') };
     case 'events.remove-ses-topic':
       return { topicArn: 'arn:aws:sns:eu-west-1:123456789012:no-such-topic' };
     case 'events.add-ses-topic':
@@ -938,7 +1452,32 @@ function routes(): RouteSpec[] {
       headers: { ...bearer(s.apiKey), ...json },
       body: '{}',
     },
+    ...['/v1/contacts/upsert', '/v1/contacts/upsert-many', '/v1/contacts/get', '/v1/contacts/list'].map(
+      (url) => ({
+        endpoint: `POST ${url}`,
+        url,
+        allowed: ['POST'],
+        headers: { ...bearer(s.apiKey), ...json },
+        body: '{}',
+      }),
+    ),
     ...['/v1/recipients/status', '/v1/recipients/resubscribe', '/v1/messages/get'].map((url) => ({
+      endpoint: `POST ${url}`,
+      url,
+      allowed: ['POST'],
+      headers: { ...bearer(s.apiKey), ...json },
+      body: '{}',
+    })),
+    ...[
+      '/v1/contacts/groups/upsert',
+      '/v1/contacts/groups/list',
+      '/v1/contacts/groups/delete',
+      '/v1/contacts/groups/add',
+      '/v1/contacts/groups/remove',
+      '/v1/contacts/send',
+      '/v1/contacts/send/dry-run',
+      '/v1/contacts/send/get',
+    ].map((url) => ({
       endpoint: `POST ${url}`,
       url,
       allowed: ['POST'],
@@ -1369,10 +1908,28 @@ describe('afterwards', () => {
     const db = h.runtime.deps.db;
     const messages = await db
       .selectFrom('messages')
-      .select(['id', 'template_id', 'template_version', 'to_email', 'from_email', 'from_name', 'reply_to'])
+      .select([
+        'id',
+        'template_id',
+        'template_version',
+        'to_email',
+        'from_email',
+        'from_name',
+        'reply_to',
+        'bulk_job_id',
+      ])
       .where('environment_id', '=', s.environmentId)
       .execute();
     const problems: string[] = [];
+    for (const m of messages)
+      if (m.bulk_job_id !== null && acceptedJobIds.has(m.bulk_job_id)) acceptedIds.add(m.id);
+    const jobs = await db
+      .selectFrom('bulk_jobs')
+      .select('id')
+      .where('environment_id', '=', s.environmentId)
+      .execute();
+    for (const j of jobs)
+      if (!acceptedJobIds.has(j.id)) problems.push(`bulk send ${j.id} stored without a 200 answer`);
     const templateIds = new Set(listTemplates().map((t) => t.id));
     for (const m of messages) {
       if (!acceptedIds.has(m.id)) problems.push(`message ${m.id} stored without a 200 answer`);
@@ -1430,6 +1987,25 @@ describe('afterwards', () => {
         problems.push(`${d.id} domain ${visible(JSON.stringify(d.domain))}`);
     for (const p of await db.selectFrom('plans').select(['id']).execute())
       if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(p.id)) problems.push(`plan ${visible(JSON.stringify(p.id))}`);
+
+    const customFieldKey = new RegExp(CUSTOM_FIELD_KEY_PATTERN);
+    for (const c of await db.selectFrom('contacts').select(['email', 'name', 'custom_fields']).execute()) {
+      if (!STORED_ADDRESS.test(c.email)) problems.push(`contact ${visible(JSON.stringify(c.email))}`);
+      if (c.name !== null && (NAME_REFUSED.test(c.name) || c.name.length > 200 || c.name === ''))
+        problems.push(`contact ${c.email} name ${visible(JSON.stringify(c.name))}`);
+      const fields = Object.entries(c.custom_fields);
+      if (fields.length > 50) problems.push(`contact ${c.email}: ${fields.length} custom fields`);
+      for (const [key, value] of fields)
+        if (!customFieldKey.test(key) || value === null || (typeof value === 'string' && value.length > 1000))
+          problems.push(`contact ${c.email} custom field ${visible(JSON.stringify(key))}`);
+    }
+
+    const slug = new RegExp(GROUP_SLUG_PATTERN);
+    for (const g of await db.selectFrom('contact_groups').select(['slug', 'name']).execute()) {
+      if (!slug.test(g.slug)) problems.push(`group slug ${visible(JSON.stringify(g.slug))}`);
+      if (NAME_REFUSED.test(g.name) || g.name.length > 100 || g.name.trim() === '')
+        problems.push(`group ${g.slug} name ${visible(JSON.stringify(g.name))}`);
+    }
 
     expect(messages.length).toBeGreaterThan(1);
     expect(problems).toEqual([]);

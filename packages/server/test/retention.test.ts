@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteMessagesBefore } from '../src/db/repositories/retention.js';
 import { sweepOnce } from '../src/delivery/retention.js';
+import { seedContacts } from './bulk-helpers.js';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
@@ -91,7 +92,14 @@ describe('retention', () => {
     expect(result.idempotencyKeys).toBe(1);
     expect(await count('idempotency_keys', 'message_id', oldQueued)).toBe(0);
     expect(await count('idempotency_keys', 'message_id', recent)).toBe(1);
-    expect(await sweepOnce(h.runtime.deps)).toEqual({ messages: 0, idempotencyKeys: 0, intakeIds: 0 });
+    expect(await sweepOnce(h.runtime.deps)).toEqual({
+      messages: 0,
+      idempotencyKeys: 0,
+      intakeIds: 0,
+      stoppedJobMessages: 0,
+      jobData: 0,
+      jobs: 0,
+    });
   });
 
   it('deletes in batches of the size asked for', async () => {
@@ -103,5 +111,43 @@ describe('retention', () => {
     expect(await deleteMessagesBefore(db(), later, 3)).toBe(3);
     expect(await deleteMessagesBefore(db(), later, 3)).toBe(1);
     expect(await deleteMessagesBefore(db(), later, 3)).toBe(0);
+  });
+
+  it("drops a bulk send's template data once none of its messages waits, and the job after its messages", async () => {
+    await seedContacts(
+      h,
+      s.tenantId,
+      [{ email: 'bulk-1@example.com' }, { email: 'bulk-2@example.com' }],
+      'ret',
+    );
+    const res = await h.request({
+      method: 'POST',
+      url: '/v1/contacts/send',
+      headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        templateId: 'mention',
+        to: ['bulk-1@example.com', 'bulk-2@example.com'],
+        data: {},
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const jobId = res.json().jobId;
+    const job = () =>
+      db().selectFrom('bulk_jobs').select('template_data').where('id', '=', jobId).executeTakeFirst();
+    const [first, second] = await db()
+      .selectFrom('messages')
+      .select('id')
+      .where('bulk_job_id', '=', jobId)
+      .execute();
+    await setStatus(first!.id, 'sent');
+    await sweepOnce(h.runtime.deps);
+    expect((await job())?.template_data).not.toBeNull();
+    await setStatus(second!.id, 'bounced');
+    expect((await sweepOnce(h.runtime.deps)).jobData).toBe(1);
+    expect((await job())?.template_data).toBeNull();
+    h.clock.advance(31 * DAY);
+    const later = await sweepOnce(h.runtime.deps);
+    expect(later).toMatchObject({ messages: 2, jobs: 1 });
+    expect(await job()).toBeUndefined();
   });
 });

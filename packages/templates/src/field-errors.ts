@@ -1,4 +1,5 @@
 // Kept free of the catalogue so the server can import it without compiling every template.
+import { UNSAFE_DISPLAY_CHARACTERS } from '@mailsvc/contract/display-name';
 import { HTTP_URL_PATTERN } from './blocks/url.js';
 import type { FieldError } from './model.js';
 
@@ -10,6 +11,9 @@ interface AjvErrorLike {
 }
 
 const escapePointer = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** One line of display text (names): what @mailsvc/contract/display-name refuses, as a schema pattern. */
+const DISPLAY_TEXT_PATTERN = `^[^${UNSAFE_DISPLAY_CHARACTERS}]*$`;
 
 /**
  * Ajv errors as `{path, message}`, each path a JSON Pointer to the offending property itself
@@ -30,6 +34,19 @@ export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined
     } else if (e.keyword === 'pattern' && e.params.pattern === HTTP_URL_PATTERN) {
       message =
         'must be an http or https URL with a host, without user info, spaces, control or invisible characters';
+    } else if (e.keyword === 'pattern' && e.params.pattern === DISPLAY_TEXT_PATTERN) {
+      message = 'must not contain line breaks, control, bidirectional or invisible characters';
+    } else if (e.keyword === 'discriminator') {
+      // The tag's own schema (required, type, enum) reports the problem at the tag's path.
+      const tag = String(e.params.tag);
+      path += `/${escapePointer(tag)}`;
+      const isReported = (errors ?? []).some(
+        (o) =>
+          o.instancePath === path ||
+          (o.keyword === 'required' && o.instancePath === e.instancePath && o.params.missingProperty === tag),
+      );
+      if (isReported) continue;
+      message = 'is not one of the allowed values';
     }
     const key = `${path} ${message}`;
     if (seen.has(key)) continue;

@@ -1,4 +1,6 @@
 // @mailsvc/templates: the catalogue, its JSON Schemas, validation and rendering.
+
+export { BUTTON_LABEL_MAX } from './blocks/action-button.js';
 export type { DetailFormat, Field, JsonSchema } from './blocks/types.js';
 export { HTTP_URL_PATTERN, isHttpUrl } from './blocks/url.js';
 export { templates } from './catalogue/index.js';

@@ -80,6 +80,10 @@ export const coreErrorHandling = {
   // Nor the relay event intakes, which are not called with an API key.
   invalid_signature: 'failed',
   sns_topic_not_registered: 'failed',
+  // Nor the contacts endpoints.
+  contact_not_found: 'failed',
+  group_not_found: 'failed',
+  job_not_found: 'failed',
   template_not_found: 'pass',
   template_version_not_found: 'pass',
   idempotency_key_reused: 'pass',

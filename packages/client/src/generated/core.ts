@@ -29,6 +29,9 @@ export interface CoreErrorStatus {
   not_found: 404;
   project_not_found: 404;
   environment_not_found: 404;
+  contact_not_found: 404;
+  group_not_found: 404;
+  job_not_found: 404;
   message_not_found: 404;
   template_not_found: 404;
   template_version_not_found: 404;
@@ -213,9 +216,9 @@ export interface GetRecipientStatusResult {
     templateId: string
     templateVersion: string
     /**
-     * queued → sending → sent → delivered; deferred while retried; or a final failure
+     * queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
      */
-    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained")
+    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -279,9 +282,9 @@ export interface GetMessageResult {
     templateId: string
     templateVersion: string
     /**
-     * queued → sending → sent → delivered; deferred while retried; or a final failure
+     * queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
      */
-    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained")
+    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -324,7 +327,7 @@ export interface GetMessageResult {
     /**
      * what happened
      */
-    type: ("accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed")
+    type: ("accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -468,6 +471,804 @@ export interface IngestSesEventResult {
   outcome: ("applied" | "duplicate" | "ignored" | "replayed" | "unknown_message" | "subscribed")
 }
 
+/** The body of `POST /v1/contacts/upsert`. */
+export interface UpsertContactBody {
+  /**
+   * the contact's identity within the tenant: trimmed, lowercased, IDN domain in punycode
+   */
+  email: string
+  /**
+   * 1 to 200 characters, one line, no control, bidirectional or invisible characters; null clears it; absent leaves it as it is
+   */
+  name?: (string | null)
+  /**
+   * the contact's exact set of groups (at most 100); groups that do not exist are created; absent leaves the memberships as they are
+   *
+   * @maxItems 100
+   *
+   * Items: lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+   */
+  groupSlugs?: string[]
+  /**
+   * merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge
+   */
+  customFields?: {
+    /**
+     * a string (at most 1,000 characters), a number, a boolean, or null to delete the key
+     *
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^[A-Za-z_][A-Za-z0-9_-]{0,63}$".
+     */
+    [k: string]: string | number | boolean | null
+  }
+}
+
+/** The 200 answer of `POST /v1/contacts/upsert`. */
+export interface UpsertContactResult {
+  ok: true
+  contact: {
+    /**
+     * ct_… id
+     */
+    id: string
+    /**
+     * normalised: lowercase, IDN domain in punycode
+     */
+    email: string
+    name: (string | null)
+    /**
+     * sorted
+     *
+     * Items: lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    groupSlugs: string[]
+    customFields: {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^(.*)$".
+       */
+      [k: string]: string | number | boolean
+    }
+    /**
+     * the recipient state in the key's environment, by precedence: complained, suppressed, cooldown, unsubscribed, active
+     */
+    status: ("active" | "unsubscribed" | "cooldown" | "suppressed" | "complained")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * the latest message to the address from any environment of the tenant; read from messages, so it follows message retention
+     */
+    lastEmailedAt: (string | null)
+    /**
+     * messages to the address in the key's environment; read from messages, so they follow message retention
+     */
+    delivery: {
+      /**
+       * messages handed to the relay
+       */
+      sent: number
+      bounced: number
+      complained: number
+    }
+  }
+}
+
+/** The body of `POST /v1/contacts/upsert-many`. */
+export interface UpsertContactsBody {
+  /**
+   * 1 to 1,000 contacts, each as POST /v1/contacts/upsert takes it, each email once; all are written or none
+   *
+   * @minItems 1
+   * @maxItems 1000
+   */
+  contacts: {
+    /**
+     * the contact's identity within the tenant: trimmed, lowercased, IDN domain in punycode
+     */
+    email: string
+    /**
+     * 1 to 200 characters, one line, no control, bidirectional or invisible characters; null clears it; absent leaves it as it is
+     */
+    name?: (string | null)
+    /**
+     * the contact's exact set of groups (at most 100); groups that do not exist are created; absent leaves the memberships as they are
+     *
+     * @maxItems 100
+     *
+     * Items: lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    groupSlugs?: string[]
+    /**
+     * merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge
+     */
+    customFields?: {
+      /**
+       * a string (at most 1,000 characters), a number, a boolean, or null to delete the key
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z_][A-Za-z0-9_-]{0,63}$".
+       */
+      [k: string]: string | number | boolean | null
+    }
+  }[]
+}
+
+/** The 200 answer of `POST /v1/contacts/upsert-many`. */
+export interface UpsertContactsResult {
+  ok: true
+  created: number
+  updated: number
+  /**
+   * in the order of the request
+   *
+   * Items: ct_… id
+   */
+  contactIds: string[]
+}
+
+/** The body of `POST /v1/contacts/get`. */
+export interface GetContactBody {
+  /**
+   * a ct_… id or an email
+   */
+  emailOrContactId: string
+}
+
+/** The 200 answer of `POST /v1/contacts/get`. */
+export interface GetContactResult {
+  ok: true
+  contact: {
+    /**
+     * ct_… id
+     */
+    id: string
+    /**
+     * normalised: lowercase, IDN domain in punycode
+     */
+    email: string
+    name: (string | null)
+    /**
+     * sorted
+     *
+     * Items: lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    groupSlugs: string[]
+    customFields: {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^(.*)$".
+       */
+      [k: string]: string | number | boolean
+    }
+    /**
+     * the recipient state in the key's environment, by precedence: complained, suppressed, cooldown, unsubscribed, active
+     */
+    status: ("active" | "unsubscribed" | "cooldown" | "suppressed" | "complained")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * the latest message to the address from any environment of the tenant; read from messages, so it follows message retention
+     */
+    lastEmailedAt: (string | null)
+    /**
+     * messages to the address in the key's environment; read from messages, so they follow message retention
+     */
+    delivery: {
+      /**
+       * messages handed to the relay
+       */
+      sent: number
+      bounced: number
+      complained: number
+    }
+  }
+}
+
+/** The body of `POST /v1/contacts/list`. */
+export interface ListContactsBody {
+  /**
+   * a case-insensitive substring of the email or the name
+   */
+  search?: string
+  /**
+   * at most 20 clauses, all must hold
+   *
+   * @maxItems 20
+   *
+   * Items: {field, op, value}: status, group, project, environment (eq, neq, in), lastEmailedAt (before, after), suppressed, unsubscribed, complained (eq, boolean); status and the flags are for the key's environment
+   */
+  filters?: (((({
+    field: "status"
+    op: "eq"
+    /**
+     * the recipient state in the key's environment, by precedence: complained, suppressed, cooldown, unsubscribed, active
+     */
+    value: ("active" | "unsubscribed" | "cooldown" | "suppressed" | "complained")
+  } | {
+    field: "status"
+    op: "neq"
+    /**
+     * the recipient state in the key's environment, by precedence: complained, suppressed, cooldown, unsubscribed, active
+     */
+    value: ("active" | "unsubscribed" | "cooldown" | "suppressed" | "complained")
+  } | {
+    field: "status"
+    op: "in"
+    /**
+     * @minItems 1
+     * @maxItems 100
+     *
+     * Items: the recipient state in the key's environment, by precedence: complained, suppressed, cooldown, unsubscribed, active
+     */
+    value: ("active" | "unsubscribed" | "cooldown" | "suppressed" | "complained")[]
+  }) & {
+    field: "status"
+    op: ("eq" | "neq" | "in")
+  }) | (({
+    field: "group"
+    op: "eq"
+    /**
+     * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    value: string
+  } | {
+    field: "group"
+    op: "neq"
+    /**
+     * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    value: string
+  } | {
+    field: "group"
+    op: "in"
+    /**
+     * @minItems 1
+     * @maxItems 100
+     *
+     * Items: lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    value: string[]
+  }) & {
+    field: "group"
+    op: ("eq" | "neq" | "in")
+  }) | (({
+    field: "project"
+    op: "eq"
+    /**
+     * prj_… id
+     */
+    value: string
+  } | {
+    field: "project"
+    op: "neq"
+    /**
+     * prj_… id
+     */
+    value: string
+  } | {
+    field: "project"
+    op: "in"
+    /**
+     * @minItems 1
+     * @maxItems 100
+     *
+     * Items: prj_… id
+     */
+    value: string[]
+  }) & {
+    field: "project"
+    op: ("eq" | "neq" | "in")
+  }) | (({
+    field: "environment"
+    op: "eq"
+    /**
+     * env_… id
+     */
+    value: string
+  } | {
+    field: "environment"
+    op: "neq"
+    /**
+     * env_… id
+     */
+    value: string
+  } | {
+    field: "environment"
+    op: "in"
+    /**
+     * @minItems 1
+     * @maxItems 100
+     *
+     * Items: env_… id
+     */
+    value: string[]
+  }) & {
+    field: "environment"
+    op: ("eq" | "neq" | "in")
+  }) | {
+    field: "lastEmailedAt"
+    op: ("before" | "after")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    value: string
+  } | {
+    field: "suppressed"
+    op: "eq"
+    /**
+     * in a hard-bounce cooldown or suppressed now
+     */
+    value: boolean
+  } | {
+    field: "unsubscribed"
+    op: "eq"
+    /**
+     * unsubscribed and not resubscribed since
+     */
+    value: boolean
+  } | {
+    field: "complained"
+    op: "eq"
+    /**
+     * complained (at any time)
+     */
+    value: boolean
+  }) & {
+    field: ("status" | "group" | "project" | "environment" | "lastEmailedAt" | "suppressed" | "unsubscribed" | "complained")
+  })[]
+  /**
+   * default 50; a value above 200 is read as 200
+   */
+  pageSize?: number
+  /**
+   * the previous page's nextCursor
+   */
+  cursor?: string
+}
+
+/** The 200 answer of `POST /v1/contacts/list`. */
+export interface ListContactsResult {
+  ok: true
+  /**
+   * by id: oldest first
+   */
+  contacts: {
+    /**
+     * ct_… id
+     */
+    id: string
+    /**
+     * normalised: lowercase, IDN domain in punycode
+     */
+    email: string
+    name: (string | null)
+    /**
+     * sorted
+     *
+     * Items: lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    groupSlugs: string[]
+    customFields: {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^(.*)$".
+       */
+      [k: string]: string | number | boolean
+    }
+    /**
+     * the recipient state in the key's environment, by precedence: complained, suppressed, cooldown, unsubscribed, active
+     */
+    status: ("active" | "unsubscribed" | "cooldown" | "suppressed" | "complained")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * the latest message to the address from any environment of the tenant; read from messages, so it follows message retention
+     */
+    lastEmailedAt: (string | null)
+    /**
+     * messages to the address in the key's environment; read from messages, so they follow message retention
+     */
+    delivery: {
+      /**
+       * messages handed to the relay
+       */
+      sent: number
+      bounced: number
+      complained: number
+    }
+  }[]
+  /**
+   * pass it as cursor for the next page; null on the last page
+   */
+  nextCursor: (string | null)
+}
+
+/** The body of `POST /v1/contacts/groups/upsert`. */
+export interface UpsertGroupBody {
+  /**
+   * display name, 1 to 100 characters: one line, no control, bidirectional or invisible characters
+   */
+  name: string
+  /**
+   * the group to create or rename; default: derived from name (lowercase, accents dropped, anything but a-z and 0-9 as -, at most 63 characters)
+   */
+  slug?: string
+}
+
+/** The 200 answer of `POST /v1/contacts/groups/upsert`. */
+export interface UpsertGroupResult {
+  ok: true
+  group: {
+    /**
+     * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    slug: string
+    /**
+     * display name
+     */
+    name: string
+    /**
+     * contacts in the group
+     */
+    contactCount: number
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * creation or the last change of its name
+     */
+    updatedAt: string
+  }
+}
+
+/** The body of `POST /v1/contacts/groups/list`. */
+/**
+ * no fields: {}
+ */
+export interface ListGroupsBody {
+  
+}
+
+/** The 200 answer of `POST /v1/contacts/groups/list`. */
+export interface ListGroupsResult {
+  ok: true
+  /**
+   * every group of the tenant, by slug
+   */
+  groups: {
+    /**
+     * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+     */
+    slug: string
+    /**
+     * display name
+     */
+    name: string
+    /**
+     * contacts in the group
+     */
+    contactCount: number
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * creation or the last change of its name
+     */
+    updatedAt: string
+  }[]
+}
+
+/** The body of `POST /v1/contacts/groups/delete`. */
+export interface DeleteGroupBody {
+  /**
+   * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+   */
+  groupSlug: string
+}
+
+/** The 200 answer of `POST /v1/contacts/groups/delete`. */
+export interface DeleteGroupResult {
+  ok: true
+}
+
+/** The body of `POST /v1/contacts/groups/add`. */
+export interface AddContactsToGroupBody {
+  /**
+   * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+   */
+  groupSlug: string
+  /**
+   * contact ids or emails, 1 to 1,000
+   *
+   * @minItems 1
+   * @maxItems 1000
+   *
+   * Items: a contact id (ct_…) or a contact email
+   */
+  contactIds: string[]
+}
+
+/** The 200 answer of `POST /v1/contacts/groups/add`. */
+export interface AddContactsToGroupResult {
+  ok: true
+  /**
+   * memberships added (add) or removed (remove); contacts already in (or not in) the group are not counted
+   */
+  updated: number
+}
+
+/** The body of `POST /v1/contacts/groups/remove`. */
+export interface RemoveContactsFromGroupBody {
+  /**
+   * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+   */
+  groupSlug: string
+  /**
+   * contact ids or emails, 1 to 1,000
+   *
+   * @minItems 1
+   * @maxItems 1000
+   *
+   * Items: a contact id (ct_…) or a contact email
+   */
+  contactIds: string[]
+}
+
+/** The 200 answer of `POST /v1/contacts/groups/remove`. */
+export interface RemoveContactsFromGroupResult {
+  ok: true
+  /**
+   * memberships added (add) or removed (remove); contacts already in (or not in) the group are not counted
+   */
+  updated: number
+}
+
+/** The body of `POST /v1/contacts/send`. */
+export interface SendToContactsBody {
+  /**
+   * the key's own project
+   */
+  projectId?: string
+  /**
+   * the key's own environment
+   */
+  environmentId?: string
+  /**
+   * At most 100 characters.
+   */
+  templateId: string
+  /**
+   * extension; default: the latest published version
+   */
+  templateVersion?: string
+  /**
+   * template data, validated once; text fields may hold {{contact.name}}, {{contact.email}} and {{contact.customFields.KEY}}
+   */
+  templateData?: {
+    [k: string]: unknown
+  }
+  /**
+   * contact ids or emails
+   *
+   * @minItems 1
+   * @maxItems 1000
+   *
+   * Items: a contact id (ct_…) or a contact email
+   */
+  contactIds?: string[]
+  /**
+   * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+   */
+  groupSlug?: string
+  /**
+   * tutorial alias of templateData
+   */
+  data?: {
+    [k: string]: unknown
+  }
+  /**
+   * tutorial alias: one contact email or id, or a list of them
+   */
+  to?: (string | string[])
+}
+
+/** The 200 answer of `POST /v1/contacts/send`. */
+export interface SendToContactsResult {
+  ok: true
+  /**
+   * job_… id
+   */
+  jobId: string
+  /**
+   * messages queued
+   */
+  queued: number
+  /**
+   * extension: true when this repeats an earlier bulk send with the same Idempotency-Key
+   */
+  idempotent: boolean
+}
+
+/** The body of `POST /v1/contacts/send/dry-run`. */
+export interface PreviewSendToContactsBody {
+  /**
+   * the key's own project
+   */
+  projectId?: string
+  /**
+   * the key's own environment
+   */
+  environmentId?: string
+  /**
+   * At most 100 characters.
+   */
+  templateId: string
+  /**
+   * extension; default: the latest published version
+   */
+  templateVersion?: string
+  /**
+   * template data, validated once; text fields may hold {{contact.name}}, {{contact.email}} and {{contact.customFields.KEY}}
+   */
+  templateData?: {
+    [k: string]: unknown
+  }
+  /**
+   * contact ids or emails
+   *
+   * @minItems 1
+   * @maxItems 1000
+   *
+   * Items: a contact id (ct_…) or a contact email
+   */
+  contactIds?: string[]
+  /**
+   * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+   */
+  groupSlug?: string
+  /**
+   * tutorial alias of templateData
+   */
+  data?: {
+    [k: string]: unknown
+  }
+  /**
+   * tutorial alias: one contact email or id, or a list of them
+   */
+  to?: (string | string[])
+}
+
+/** The 200 answer of `POST /v1/contacts/send/dry-run`. */
+export interface PreviewSendToContactsResult {
+  ok: true
+  eligible: number
+  /**
+   * one reason per skipped contact
+   */
+  skipped: {
+    /**
+     * notification templates only
+     */
+    unsubscribed: number
+    complained: number
+    /**
+     * in a hard-bounce cooldown or suppressed
+     */
+    suppressed: number
+    /**
+     * named more than once
+     */
+    duplicate: number
+    /**
+     * no contact of the tenant by that id or email
+     */
+    not_found: number
+  }
+}
+
+/** The body of `POST /v1/contacts/send/get`. */
+export interface GetBulkSendBody {
+  /**
+   * job_… id
+   */
+  jobId: string
+}
+
+/** The 200 answer of `POST /v1/contacts/send/get`. */
+export interface GetBulkSendResult {
+  ok: true
+  job: {
+    /**
+     * job_… id
+     */
+    jobId: string
+    /**
+     * running while messages wait; completed when none does; paused_bounce_rate when hard bounces passed 5% after 200 attempts (an operator resumes or cancels it)
+     */
+    status: ("running" | "completed" | "paused_bounce_rate" | "canceled")
+    projectId: string
+    environmentId: string
+    templateId: string
+    templateVersion: string
+    target: {
+      /**
+       * lowercase letters, digits and hyphens, 1 to 63 characters, starting with a letter or digit
+       */
+      groupSlug?: string
+      /**
+       * contacts named by id or email
+       */
+      contactCount: number
+    }
+    /**
+     * messages queued when the job was created
+     */
+    queued: number
+    /**
+     * one reason per skipped contact
+     */
+    skipped: {
+      /**
+       * notification templates only
+       */
+      unsubscribed: number
+      complained: number
+      /**
+       * in a hard-bounce cooldown or suppressed
+       */
+      suppressed: number
+      /**
+       * named more than once
+       */
+      duplicate: number
+      /**
+       * no contact of the tenant by that id or email
+       */
+      not_found: number
+    }
+    /**
+     * messages by current status (queued, sending, deferred, sent, delivered, bounced, …)
+     */
+    progress: {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^(.*)$".
+       */
+      [k: string]: number
+    }
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    pausedAt: (string | null)
+    canceledAt: (string | null)
+  }
+}
+
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
@@ -477,6 +1278,18 @@ export const operations = {
   getMessage: { method: 'POST', path: '/v1/messages/get', idempotencyKey: false },
   ingestRelayEvent: { method: 'POST', path: '/v1/events/intake', idempotencyKey: false },
   ingestSesEvent: { method: 'POST', path: '/v1/events/ses', idempotencyKey: false },
+  upsertContact: { method: 'POST', path: '/v1/contacts/upsert', idempotencyKey: false },
+  upsertContacts: { method: 'POST', path: '/v1/contacts/upsert-many', idempotencyKey: false },
+  getContact: { method: 'POST', path: '/v1/contacts/get', idempotencyKey: false },
+  listContacts: { method: 'POST', path: '/v1/contacts/list', idempotencyKey: false },
+  upsertGroup: { method: 'POST', path: '/v1/contacts/groups/upsert', idempotencyKey: false },
+  listGroups: { method: 'POST', path: '/v1/contacts/groups/list', idempotencyKey: false },
+  deleteGroup: { method: 'POST', path: '/v1/contacts/groups/delete', idempotencyKey: false },
+  addContactsToGroup: { method: 'POST', path: '/v1/contacts/groups/add', idempotencyKey: false },
+  removeContactsFromGroup: { method: 'POST', path: '/v1/contacts/groups/remove', idempotencyKey: false },
+  sendToContacts: { method: 'POST', path: '/v1/contacts/send', idempotencyKey: true },
+  previewSendToContacts: { method: 'POST', path: '/v1/contacts/send/dry-run', idempotencyKey: false },
+  getBulkSend: { method: 'POST', path: '/v1/contacts/send/get', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
@@ -489,5 +1302,17 @@ export interface OperationErrors {
   getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';
   ingestRelayEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'rate_limited' | 'service_unavailable' | 'internal';
   ingestSesEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'sns_topic_not_registered' | 'rate_limited' | 'service_unavailable' | 'internal';
+  upsertContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  upsertContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  listContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  upsertGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  listGroups: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  deleteGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found' | 'group_not_found';
+  addContactsToGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  removeContactsFromGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found' | 'group_not_found';
+  sendToContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'group_not_found' | 'contact_not_found' | 'idempotency_key_reused' | 'monthly_quota_exceeded';
+  previewSendToContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'group_not_found' | 'contact_not_found';
+  getBulkSend: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'job_not_found';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];

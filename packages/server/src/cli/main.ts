@@ -19,6 +19,8 @@ Commands:
                         plans, tenants, projects, environments, keys, domains, usage, recipients,
                         audit, events, bootstrap
                         (mailsvc admin --help lists them)
+  contacts import --environment ENV_ID --file FILE [--group SLUG]
+                        a CSV file into the contacts of the environment's tenant
   templates list|show|render
                         the template catalogue (mailsvc templates --help)
   docs                  regenerate docs/configuration.md, docs/errors.md and docs/openapi.json
@@ -80,6 +82,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await (await import('./migrate.js')).runMigrate(rest, io);
       case 'admin':
         return await (await import('./admin.js')).runAdmin(rest, io);
+      case 'contacts':
+        return await (await import('./contacts.js')).runContacts(rest, io);
       case 'templates':
         return await (await import('./templates.js')).runTemplates(rest, io);
       case 'docs':

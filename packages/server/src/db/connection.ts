@@ -3,11 +3,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './lock.js';
 import type { Db } from './schema.js';
+
+/**
+ * The extensions the migrations create (0008: pg_trgm, the contacts search's trigram indexes).
+ * PGlite loads them when the database opens, so every PGlite (data directory, memory, the test
+ * dump) is created with them.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 // int8 (counts, sums) as numbers: every count here is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -61,14 +69,17 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   let pglite: PGlite;
   let location: string;
   if (opts.memory) {
-    pglite = await PGlite.create(opts.memory.loadDataDir ? { loadDataDir: opts.memory.loadDataDir } : {});
+    pglite = await PGlite.create({
+      extensions: PGLITE_EXTENSIONS,
+      ...(opts.memory.loadDataDir && { loadDataDir: opts.memory.loadDataDir }),
+    });
     location = 'in-memory PGlite';
   } else {
     lock = acquireDataDirLock(opts.dataDir, opts.command);
     const dir = path.join(opts.dataDir, 'pgdata');
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      pglite = await PGlite.create(dir);
+      pglite = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
       restrictToOwner(opts.dataDir);
     } catch (err) {
       lock.release();

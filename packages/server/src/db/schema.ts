@@ -276,7 +276,7 @@ export interface BulkJobsTable {
   template_version: string;
   category: TemplateCategory;
   template_data: ColumnType<Record<string, unknown> | null, string | null, string | null>;
-  target: Json<{ groupSlug?: string; contactIds?: number }>;
+  target: Json<{ groupSlug?: string; contactCount: number }>;
   status: Generated<BulkJobStatus>;
   queued: number;
   skipped: Json<Record<string, number>>;

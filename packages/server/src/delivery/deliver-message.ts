@@ -3,6 +3,7 @@
 // to the next or ends the attempt with the status it records.
 import { getTemplate, renderVersion } from '@mailsvc/templates';
 import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js';
+import { fillContactPlaceholders } from '../domain/bulk/contact-placeholders.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
 import { maskEmail } from '../domain/email.js';
@@ -126,13 +127,22 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
     });
   }
 
+  // A bulk message whose job's data is gone (the job was canceled while it was in flight) is
+  // never rendered from nothing.
+  if (m.contact && m.data === null) {
+    return end('failed', {
+      error: { code: 'job_data_missing', message: 'Its bulk send was canceled; nothing was sent.' },
+    });
+  }
+
   // render
   let rendered: ReturnType<typeof renderVersion>;
   const isNotification = m.category === 'notification';
   const unsubscribe = isNotification ? unsubscribeUrl(deps, m) : null;
   try {
     const { version } = getTemplate(m.templateId, m.templateVersion);
-    rendered = renderVersion(version, m.data ?? {}, {
+    const data = m.contact ? fillContactPlaceholders(version, m.data ?? {}, m.contact) : (m.data ?? {});
+    rendered = renderVersion(version, data, {
       projectName: m.projectName,
       environmentName: m.environmentName,
       supportEmail: m.supportEmail,

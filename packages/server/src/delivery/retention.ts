@@ -5,7 +5,10 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   deleteExpiredIdempotencyKeys,
   deleteExpiredIntakeIds,
+  deleteJobsBefore,
   deleteMessagesBefore,
+  dropFinishedJobData,
+  settleStoppedJobMessages,
 } from '../db/repositories/retention.js';
 import type { Deps } from '../domain/deps.js';
 
@@ -18,13 +21,26 @@ export interface SweepResult {
   idempotencyKeys: number;
   /** Relay event ids past their replay window. */
   intakeIds: number;
+  /** Messages of canceled or paused bulk sends settled (canceled, or expired while paused). */
+  stoppedJobMessages: number;
+  /** Bulk sends whose template data was dropped (none of their messages waits any more). */
+  jobData: number;
+  /** Bulk sends past retention whose messages are gone. */
+  jobs: number;
 }
 
 /** One run: batches until one comes back short or the run's allowance is spent. */
 export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<SweepResult> {
   const now = deps.clock.now();
   const before = new Date(now.getTime() - deps.config.MAILSVC_RETENTION_DAYS * DAY_MS);
-  const result: SweepResult = { messages: 0, idempotencyKeys: 0, intakeIds: 0 };
+  const result: SweepResult = {
+    messages: 0,
+    idempotencyKeys: 0,
+    intakeIds: 0,
+    stoppedJobMessages: 0,
+    jobData: 0,
+    jobs: 0,
+  };
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
     const n = await deleteMessagesBefore(deps.db, before, RETENTION_BATCH);
     result.messages += n;
@@ -40,6 +56,13 @@ export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Pr
     result.intakeIds += n;
     if (n < RETENTION_BATCH) break;
   }
+  for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+    const n = await settleStoppedJobMessages(deps.db, now, RETENTION_BATCH);
+    result.stoppedJobMessages += n;
+    if (n < RETENTION_BATCH) break;
+  }
+  result.jobData = await dropFinishedJobData(deps.db, RETENTION_BATCH);
+  result.jobs = await deleteJobsBefore(deps.db, before, RETENTION_BATCH);
   return result;
 }
 
@@ -67,7 +90,7 @@ export class RetentionSweeper {
     if (this.running) return;
     this.running = sweepOnce(this.deps)
       .then((r) => {
-        if (r.messages + r.idempotencyKeys + r.intakeIds > 0)
+        if (r.messages + r.idempotencyKeys + r.intakeIds + r.stoppedJobMessages + r.jobData + r.jobs > 0)
           this.deps.log.info(r, 'retention: deleted old records');
       })
       .catch((err) =>

@@ -7,6 +7,8 @@
 -- Returns how many messages were granted:
 --   p_partial true:  as many as fit (0..p_count), the first ones in the caller's order;
 --   p_partial false: p_count or 0 (a bulk job is queued whole or not at all);
+--   p_count = 0:     grants nothing but takes the counter lock (a bulk send holds it before it
+--                    claims its Idempotency-Key, as accept_messages does);
 --   p_count < 0:     gives back -p_count messages reserved earlier in the same transaction (no
 --                    check), returns p_count.
 -- A plan with limit 0 and no overage grants nothing and takes no lock.
@@ -21,10 +23,7 @@ DECLARE
   v_used    integer;
   v_grant   integer;
 BEGIN
-  IF p_count = 0 THEN
-    RETURN 0;
-  END IF;
-  IF p_count > 0 THEN
+  IF p_count >= 0 THEN
     SELECT pl.monthly_limit, pl.overage_allowed INTO STRICT v_limit, v_overage
       FROM tenants t JOIN plans pl ON pl.id = t.plan_id
      WHERE t.id = p_tenant;
@@ -36,7 +35,7 @@ BEGIN
     SELECT tu.sent INTO STRICT v_used FROM tenant_usage tu
      WHERE tu.tenant_id = p_tenant AND tu.period = p_period
        FOR UPDATE;
-    IF v_overage THEN
+    IF v_overage OR p_count = 0 THEN
       v_grant := p_count;
     ELSE
       v_grant := greatest(0, least(p_count, v_limit - v_used));

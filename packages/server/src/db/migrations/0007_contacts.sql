@@ -47,7 +47,7 @@ CREATE TABLE bulk_jobs (
   template_version   text NOT NULL,
   category           text NOT NULL,
   template_data      jsonb,                             -- dropped when the job ends
-  target             jsonb NOT NULL,                    -- {groupSlug?, contactIds?: count}
+  target             jsonb NOT NULL,                    -- {groupSlug?, contactCount}
   status             text NOT NULL DEFAULT 'running'
                        CHECK (status IN ('running', 'paused_bounce_rate', 'canceled')),
   queued             integer NOT NULL,

@@ -4,8 +4,10 @@
 // overwrites a higher one, and each kind of finding counts against the recipient once per
 // message, whatever the order — every permutation ends in the same state.
 import { sql } from 'kysely';
+import { BULK_GUARD } from '../../domain/bulk/guard.js';
 import { newId } from '../../ids.js';
 import type { Db, MessageStatus } from '../schema.js';
+import { noteBulkOutcomes } from './bulk.js';
 import { complainRecipient, recordHardBounce } from './recipients.js';
 
 /**
@@ -50,8 +52,8 @@ function sameFinding(c: Pick<FeedbackChange, 'kind' | 'hard'>): string[] {
 
 export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<FeedbackOutcome> {
   return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ tenant_id: string; status: MessageStatus }>`
-      SELECT tenant_id, status FROM messages WHERE id = ${c.messageId} FOR UPDATE`.execute(trx);
+    const { rows } = await sql<{ tenant_id: string; status: MessageStatus; bulk_job_id: string | null }>`
+      SELECT tenant_id, status, bulk_job_id FROM messages WHERE id = ${c.messageId} FOR UPDATE`.execute(trx);
     const message = rows[0];
     if (!message) return 'unknown_message';
     if (RANK[message.status] === undefined) return 'not_reportable';
@@ -115,7 +117,17 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
         created_at: c.now,
       })
       .execute();
-    if (c.kind === 'failed' && c.hard) await recordHardBounce(trx, c.messageId, c.now);
+    if (c.kind === 'failed' && c.hard) {
+      await recordHardBounce(trx, c.messageId, c.now);
+      if (message.bulk_job_id !== null) {
+        await noteBulkOutcomes(
+          trx,
+          [{ jobId: message.bulk_job_id, attempts: 0, hardBounces: 1 }],
+          BULK_GUARD,
+          c.now,
+        );
+      }
+    }
     if (c.kind === 'complained') await complainRecipient(trx, c.messageId, c.now);
     return 'applied';
   });

@@ -1,8 +1,11 @@
 // The messages table as a queue: claim a batch with FOR UPDATE SKIP LOCKED under a lease, record
 // each attempt's outcome in one statement. Every time comes from the caller's clock.
 import { sql } from 'kysely';
+import type { PlaceholderContact } from '../../domain/bulk/contact-placeholders.js';
+import { BULK_GUARD } from '../../domain/bulk/guard.js';
 import { type RecipientState, toRecipientState } from '../../domain/recipients/state.js';
 import type { Db, MessageStatus, TemplateCategory } from '../schema.js';
+import { noteBulkOutcomes } from './bulk.js';
 import { recordHardBounce } from './recipients.js';
 
 export interface ClaimedMessage {
@@ -27,6 +30,8 @@ export interface ClaimedMessage {
   environmentName: string;
   /** The recipient's state when the message was claimed (the re-check before the attempt). */
   recipient: RecipientState | null;
+  /** A bulk message's contact as it is now, for the per-contact placeholders (null otherwise). */
+  contact: PlaceholderContact | null;
 }
 
 interface ClaimRow {
@@ -50,7 +55,16 @@ interface ClaimRow {
   support_email: string | null;
   environment_name: string;
   recipient: { [K in keyof RecipientState]: string | null } | null;
+  contact: PlaceholderContact | null;
 }
+
+/**
+ * A bulk message is claimed only while its job runs. A paused job's waiting messages are parked
+ * out of the due range (bulk.ts), so this only skips the few that were in flight when their job
+ * was paused or canceled (a deferral, a lost lease); the retention sweep settles those.
+ */
+const isJobRunning = sql`(bulk_job_id IS NULL OR EXISTS (
+  SELECT 1 FROM bulk_jobs j WHERE j.id = messages.bulk_job_id AND j.status = 'running'))`;
 
 /**
  * Messages whose lease ran out (their worker died) first, oldest lease first, then due
@@ -65,13 +79,13 @@ export async function claimMessages(
   const { rows } = await sql<ClaimRow>`
     WITH stale AS (
       SELECT id FROM messages
-      WHERE status = 'sending' AND locked_until < ${q.now}
+      WHERE status = 'sending' AND locked_until < ${q.now} AND ${isJobRunning}
       ORDER BY locked_until
       LIMIT ${q.limit}
       FOR UPDATE SKIP LOCKED
     ), due AS (
       SELECT id FROM messages
-      WHERE status IN ('queued', 'deferred') AND next_attempt_at <= ${q.now}
+      WHERE status IN ('queued', 'deferred') AND next_attempt_at <= ${q.now} AND ${isJobRunning}
       ORDER BY priority, next_attempt_at
       LIMIT ${q.limit}
       FOR UPDATE SKIP LOCKED
@@ -82,7 +96,17 @@ export async function claimMessages(
     WHERE m.id IN (SELECT id FROM (SELECT id FROM stale UNION ALL SELECT id FROM due) c LIMIT ${q.limit})
       AND p.id = m.project_id AND e.id = m.environment_id
     RETURNING m.id, m.tenant_id, m.project_id, m.environment_id, m.template_id, m.template_version,
-      m.category, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain, m.data,
+      m.category, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain,
+      -- A bulk message's data is its job's (kept once per job, not per message).
+      CASE WHEN m.bulk_job_id IS NULL THEN m.data
+           ELSE (SELECT j.template_data FROM bulk_jobs j WHERE j.id = m.bulk_job_id) END AS data,
+      -- Its contact as it is now (a contact gone since renders with empty values).
+      CASE WHEN m.contact_id IS NULL THEN NULL
+           ELSE json_build_object(
+             'email', m.to_email,
+             'name', (SELECT c.name FROM contacts c WHERE c.id = m.contact_id),
+             'customFields', COALESCE((SELECT c.custom_fields FROM contacts c WHERE c.id = m.contact_id),
+                                      '{}'::jsonb)) END AS contact,
       m.attempts, m.expires_at, m.claim_token,
       COALESCE(p.display_name, p.name) AS project_name, p.support_email, e.name AS environment_name,
       (SELECT json_build_object(
@@ -113,6 +137,7 @@ export async function claimMessages(
     supportEmail: r.support_email,
     environmentName: r.environment_name,
     recipient: toRecipientState(r.recipient),
+    contact: r.contact,
   }));
 }
 
@@ -167,7 +192,7 @@ async function recordAttemptOutcomes(
     event_details: r.event.details,
     now: r.now.toISOString(),
   }));
-  const { rows } = await sql<{ message_id: string; applied: boolean }>`
+  const { rows } = await sql<{ message_id: string; applied: boolean; bulk_job_id: string | null }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
         message_id text, claim_token text, status text, attempted int, next_attempt_at timestamptz,
@@ -191,16 +216,44 @@ async function recordAttemptOutcomes(
         updated_at = i.now
       FROM input i, prior p
       WHERE m.id = i.message_id AND m.claim_token = i.claim_token AND p.id = m.id
-      RETURNING m.id, m.tenant_id, p.status = 'sending' AS applied
+      RETURNING m.id, m.tenant_id, m.bulk_job_id, p.status = 'sending' AS applied
     ), events AS (
       INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
       SELECT i.event_id, u.id, u.tenant_id, i.status, i.event_details, i.now
       FROM updated u JOIN input i ON i.message_id = u.id
       WHERE u.applied
     )
-    SELECT u.id AS message_id, u.applied FROM updated u`.execute(db);
+    SELECT u.id AS message_id, u.applied, u.bulk_job_id FROM updated u`.execute(db);
   const byId = new Map(rows.map((r) => [r.message_id, r.applied]));
+  await countBulkOutcomes(db, records, rows, now(records));
   return records.map((r) => ({ recorded: byId.has(r.messageId), applied: byId.get(r.messageId) === true }));
+}
+
+const now = (records: AttemptRecord[]) => records[0]?.now ?? new Date(0);
+
+/** The reputation guard's counts for the bulk messages among recorded outcomes (bulk.ts). */
+async function countBulkOutcomes(
+  db: Db,
+  records: AttemptRecord[],
+  rows: { message_id: string; applied: boolean; bulk_job_id: string | null }[],
+  at: Date,
+): Promise<void> {
+  const bulk = rows.filter((r) => r.bulk_job_id !== null);
+  if (bulk.length === 0) return;
+  const byId = new Map(records.map((r) => [r.messageId, r]));
+  await noteBulkOutcomes(
+    db,
+    bulk.map((r) => {
+      const record = byId.get(r.message_id)!;
+      return {
+        jobId: r.bulk_job_id!,
+        attempts: record.isAttempt ? 1 : 0,
+        hardBounces: r.applied && record.status === 'bounced' ? 1 : 0,
+      };
+    }),
+    BULK_GUARD,
+    at,
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Db } from '../schema.js';
 
 /** Statuses after which nothing more happens to a message (complained can still follow sent). */
-const FINAL = ['sent', 'delivered', 'bounced', 'failed', 'suppressed', 'expired', 'complained'];
+const FINAL = ['sent', 'delivered', 'bounced', 'failed', 'suppressed', 'expired', 'complained', 'canceled'];
 
 /**
  * Deletes up to `limit` messages accepted before `before` that reached a final status, with their
@@ -53,5 +53,64 @@ export async function deleteExpiredIntakeIds(db: Db, now: Date, limit: number): 
       SELECT environment_id, event_id FROM event_intake_seen WHERE expires_at < ${now} LIMIT ${limit}
     )
     RETURNING event_id`.execute(db);
+  return rows.length;
+}
+
+/**
+ * A bulk send's template data is needed only while one of its messages may still be rendered:
+ * drops it from up to `limit` jobs none of whose messages waits (queued, sending, deferred).
+ */
+export async function dropFinishedJobData(db: Db, limit: number): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    UPDATE bulk_jobs SET template_data = NULL
+     WHERE id IN (
+       SELECT j.id FROM bulk_jobs j
+        WHERE j.template_data IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM messages m
+                           WHERE m.bulk_job_id = j.id AND m.status IN ('queued', 'sending', 'deferred'))
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+    RETURNING id`.execute(db);
+  return rows.length;
+}
+
+/** Deletes up to `limit` bulk jobs created before `before` whose messages retention already deleted. */
+export async function deleteJobsBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    DELETE FROM bulk_jobs
+     WHERE id IN (
+       SELECT j.id FROM bulk_jobs j
+        WHERE j.created_at < ${before}
+          AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.bulk_job_id = j.id)
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+    RETURNING id`.execute(db);
+  return rows.length;
+}
+
+/**
+ * Settles the messages of stopped bulk sends that are not parked: a canceled job's messages that
+ * were in flight when it was canceled (deferred since, or their lease lost) become `canceled`; a
+ * paused job's waiting messages past their expiry become `expired`, as the worker would have
+ * made them. Up to `limit` of each; returns how many.
+ */
+export async function settleStoppedJobMessages(db: Db, now: Date, limit: number): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    WITH stopped AS (
+      SELECT m.id, j.status AS job_status FROM messages m JOIN bulk_jobs j ON j.id = m.bulk_job_id
+       WHERE j.status IN ('canceled', 'paused_bounce_rate')
+         AND (m.status IN ('queued', 'deferred') OR (m.status = 'sending' AND m.locked_until < ${now}))
+         AND (j.status = 'canceled' OR m.expires_at <= ${now})
+       LIMIT ${limit}
+       FOR UPDATE OF m SKIP LOCKED
+    )
+    UPDATE messages m
+       SET status = CASE WHEN s.job_status = 'canceled' THEN 'canceled' ELSE 'expired' END,
+           locked_until = NULL, claim_token = NULL, data = NULL, updated_at = ${now},
+           last_error = CASE WHEN s.job_status = 'canceled' THEN m.last_error
+                             ELSE '{"code":"expired","message":"Its bulk send was paused until the message expired."}'::jsonb END
+      FROM stopped s
+     WHERE m.id = s.id
+    RETURNING m.id`.execute(db);
   return rows.length;
 }

@@ -95,10 +95,9 @@ export async function readSendContexts(db: Db, queries: readonly SendContextQuer
   const contexts = new Array<SendContext>(queries.length);
   for (const row of rows) {
     contexts[row.n] = {
-      idempotency:
-        row.requestSha256
-          ? { requestSha256: row.requestSha256, messageId: row.messageId }
-          : undefined,
+      idempotency: row.requestSha256
+        ? { requestSha256: row.requestSha256, messageId: row.messageId }
+        : undefined,
       domains: row.domains,
       recipient: row.hasRecipient ? toRecipientState(row) : null,
     };
@@ -185,4 +184,24 @@ export async function acceptMessages(db: Db, items: readonly AcceptItem[]): Prom
     throw new Error(`accept_messages returned ${rows.length} outcomes for ${items.length} items`);
   }
   return outcomes;
+}
+
+/** The custom sending domains that can apply to one environment, oldest first (as readSendContexts). */
+export async function findSendingDomains(
+  db: Db,
+  scope: { tenantId: string; projectId: string; environmentId: string },
+): Promise<SendingDomainRow[]> {
+  return db
+    .selectFrom('sending_domains')
+    .select(['domain', 'scope', 'status', 'project_id as projectId', 'environment_id as environmentId'])
+    .where('tenant_id', '=', scope.tenantId)
+    .where((eb) =>
+      eb.or([
+        eb('environment_id', '=', scope.environmentId),
+        eb.and([eb('scope', '=', 'project'), eb('project_id', '=', scope.projectId)]),
+        eb('scope', '=', 'tenant'),
+      ]),
+    )
+    .orderBy('created_at')
+    .execute();
 }

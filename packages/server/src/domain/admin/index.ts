@@ -15,6 +15,7 @@ import {
   ShowEventsInput,
   showEvents,
 } from './events.js';
+import { cancelJob, JobInput, resumeJob, showJob } from './jobs.js';
 import {
   AddDomainInput,
   addDomain,
@@ -254,6 +255,24 @@ export const adminCommands: Record<string, AdminCommand> = {
     summary: "Clear a recipient's complaint so it may be mailed again, audited",
     input: ClearComplaintInput,
     run: clearComplaint,
+  }),
+  'jobs.show': command({
+    summary: 'Show a bulk send: its status, counts and messages by status',
+    input: JobInput,
+    positional: ['id'],
+    run: showJob,
+  }),
+  'jobs.resume': command({
+    summary: 'Resume a bulk send the reputation guard paused (paused_bounce_rate), audited',
+    input: JobInput,
+    positional: ['id'],
+    run: resumeJob,
+  }),
+  'jobs.cancel': command({
+    summary: 'Cancel a bulk send: its messages still waiting become canceled, audited',
+    input: JobInput,
+    positional: ['id'],
+    run: cancelJob,
   }),
   'audit.list': command({
     summary: "A tenant's audit events, newest first (--since ISO, --limit N up to 1000)",

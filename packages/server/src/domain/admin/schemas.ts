@@ -22,6 +22,7 @@ const ID_NOUNS = {
   key: 'a key',
   dom: 'a domain',
   whs: 'an intake secret',
+  job: 'a bulk send',
 };
 export type AdminIdPrefix = keyof typeof ID_NOUNS;
 

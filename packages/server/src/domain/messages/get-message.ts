@@ -64,6 +64,12 @@ export async function getMessage(
       attempts: row.attempts,
       expiresAt: row.expires_at.toISOString(),
     },
-    events: events.map(toEvent).filter((e): e is MessageEvent => e !== null),
+    events: [
+      // A bulk send's messages have no accepted event of their own: the job row records it.
+      ...(row.bulk_job_id !== null && !events.some((e) => e.type === 'accepted')
+        ? [{ type: 'accepted' as const, at: row.created_at.toISOString() }]
+        : []),
+      ...events.map(toEvent).filter((e): e is MessageEvent => e !== null),
+    ],
   };
 }

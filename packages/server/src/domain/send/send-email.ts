@@ -8,7 +8,7 @@ import {
   TemplateVersionNotFoundError,
   validateTemplateData,
 } from '@mailsvc/templates';
-import { findIdempotencyRecord } from '../../db/repositories/send.js';
+import { findIdempotencyRecord, type SendingDomainRow } from '../../db/repositories/send.js';
 import type { TemplateCategory } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -80,7 +80,7 @@ function comparableRequest(input: SendInput, to: string): SendInput {
   return { ...input, to, ...(templateVersion !== undefined && { templateVersion }) };
 }
 
-function findVersion(input: SendInput): TemplateVersion {
+export function findVersion(input: Pick<SendInput, 'templateId' | 'templateVersion'>): TemplateVersion {
   try {
     return getTemplate(input.templateId, input.templateVersion).version;
   } catch (err) {
@@ -103,9 +103,9 @@ interface Sender {
   replyTo: string | null;
 }
 
-function resolveSender(
+export function resolveSender(
   auth: AuthContext,
-  input: SendInput,
+  input: Pick<SendInput, 'from' | 'fromName' | 'replyTo'>,
   sendingDomain: string,
 ): Sender & { isExplicit: boolean } {
   const env = auth.environment.sender;
@@ -149,6 +149,52 @@ function resolveSender(
   };
 }
 
+/**
+ * The sending domain: the environment's, else the project's, else the tenant's, else the
+ * service default. Without any From setting, the From is notifications@ this domain.
+ */
+export function chooseSendingDomain(
+  deps: Deps,
+  auth: AuthContext,
+  domains: SendingDomainRow[],
+): { custom: SendingDomainRow | undefined; sendingDomain: string } {
+  const custom =
+    domains.find((d) => d.environmentId === auth.environmentId) ??
+    domains.find((d) => d.scope === 'project' && d.projectId === auth.projectId) ??
+    domains.find((d) => d.scope === 'tenant');
+  return { custom, sendingDomain: custom?.domain ?? deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN };
+}
+
+/** Step 7: a custom domain must be verified, and the From must be on the sending domain. */
+export function checkSendingDomain(
+  custom: SendingDomainRow | undefined,
+  sendingDomain: string,
+  sender: { fromEmail: string; isExplicit: boolean },
+): void {
+  if (custom && custom.status !== 'verified') {
+    throw new ApiError(
+      'sending_domain_not_ready',
+      `The sending domain ${custom.domain} is not verified yet.`,
+    );
+  }
+  const fromDomain = sender.fromEmail.slice(sender.fromEmail.lastIndexOf('@') + 1);
+  if (fromDomain !== sendingDomain) {
+    throw new ApiError(
+      'from_domain_not_allowed',
+      `${sender.isExplicit ? 'from' : 'The configured From Email'} must be an address on ${sendingDomain}.`,
+      sender.isExplicit ? [{ path: '/from', message: `must be on ${sendingDomain}` }] : undefined,
+    );
+  }
+}
+
+/** Step 8: the environment's sending status. */
+export function checkSendingStatus(auth: AuthContext): void {
+  if (auth.sendingStatus === 'paused')
+    throw new ApiError('app_paused', 'Sending is paused for this environment.');
+  if (auth.sendingStatus === 'blocked')
+    throw new ApiError('app_blocked', 'Sending is blocked for this environment.');
+}
+
 export async function sendEmail(
   deps: Deps,
   auth: AuthContext,
@@ -175,7 +221,9 @@ export async function sendEmail(
   });
 
   // 3. idempotency replay
-  const replay = (record: { requestSha256: Buffer; messageId: string | null } | undefined): SendResult | null => {
+  const replay = (
+    record: { requestSha256: Buffer; messageId: string | null } | undefined,
+  ): SendResult | null => {
     if (!record) return null;
     // A key that holds a bulk send (no message) is a different request too.
     if (record.messageId === null || !record.requestSha256.equals(digest!)) {
@@ -200,39 +248,16 @@ export async function sendEmail(
     );
   }
 
-  // The sending domain: the environment's, else the project's, else the tenant's, else the
-  // service default. Without any From setting, the From is notifications@ this domain.
-  const domains = context.domains;
-  const custom =
-    domains.find((d) => d.environmentId === auth.environmentId) ??
-    domains.find((d) => d.scope === 'project' && d.projectId === auth.projectId) ??
-    domains.find((d) => d.scope === 'tenant');
-  const sendingDomain = custom?.domain ?? deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN;
+  const { custom, sendingDomain } = chooseSendingDomain(deps, auth, context.domains);
 
   // 6. from / fromName / replyTo
   const sender = resolveSender(auth, input, sendingDomain);
 
   // 7. sending domain
-  if (custom && custom.status !== 'verified') {
-    throw new ApiError(
-      'sending_domain_not_ready',
-      `The sending domain ${custom.domain} is not verified yet.`,
-    );
-  }
-  const fromDomain = sender.fromEmail.slice(sender.fromEmail.lastIndexOf('@') + 1);
-  if (fromDomain !== sendingDomain) {
-    throw new ApiError(
-      'from_domain_not_allowed',
-      `${sender.isExplicit ? 'from' : 'The configured From Email'} must be an address on ${sendingDomain}.`,
-      sender.isExplicit ? [{ path: '/from', message: `must be on ${sendingDomain}` }] : undefined,
-    );
-  }
+  checkSendingDomain(custom, sendingDomain, sender);
 
   // 8. sending status
-  if (auth.sendingStatus === 'paused')
-    throw new ApiError('app_paused', 'Sending is paused for this environment.');
-  if (auth.sendingStatus === 'blocked')
-    throw new ApiError('app_blocked', 'Sending is blocked for this environment.');
+  checkSendingStatus(auth);
 
   // 9. recipient
   const refusal = recipientRefusal(context.recipient, version.category, now);

@@ -1,0 +1,74 @@
+// Operators' commands for bulk sends (DESIGN.md §7): show a job, resume one the reputation guard
+// paused, cancel one (its waiting messages become `canceled`). Each change is audited in the
+// command's transaction.
+import type { Static } from '@sinclair/typebox';
+import { insertAuditEvent } from '../../db/repositories/audit.js';
+import { cancelBulkJob, findBulkJob, resumeBulkJob } from '../../db/repositories/bulk.js';
+import { ApiError } from '../../errors.js';
+import { IdOf, Strict } from './schemas.js';
+import type { AdminDeps } from './tenancy.js';
+
+export const JobInput = Strict({ id: IdOf('job') });
+
+async function requireJob(deps: AdminDeps, id: string) {
+  const job = await findBulkJob(deps.db, {}, id);
+  if (!job) throw new ApiError('not_found', `No bulk send ${id}.`);
+  const row = await deps.db
+    .selectFrom('bulk_jobs')
+    .select('tenant_id')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { ...job, tenantId: row.tenant_id };
+}
+
+export async function showJob(deps: AdminDeps, input: Static<typeof JobInput>) {
+  const { tenantId: _tenant, ...job } = await requireJob(deps, input.id);
+  return { job };
+}
+
+export async function resumeJob(deps: AdminDeps, input: Static<typeof JobInput>, actor: string) {
+  const job = await requireJob(deps, input.id);
+  if (job.status !== 'paused_bounce_rate') {
+    throw new ApiError(
+      'conflict',
+      `Bulk send ${input.id} is ${job.status}; only a paused one can be resumed.`,
+    );
+  }
+  const now = deps.clock.now();
+  await resumeBulkJob(deps.db, input.id, now);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: job.tenantId,
+      actor,
+      action: 'jobs.resume',
+      targetType: 'bulk_job',
+      targetId: input.id,
+      details: { previousStatus: job.status },
+    },
+    now,
+  );
+  return { job: { id: input.id, status: 'running' } };
+}
+
+export async function cancelJob(deps: AdminDeps, input: Static<typeof JobInput>, actor: string) {
+  const job = await requireJob(deps, input.id);
+  if (job.status === 'canceled') {
+    throw new ApiError('conflict', `Bulk send ${input.id} is already canceled.`);
+  }
+  const now = deps.clock.now();
+  const result = await cancelBulkJob(deps.db, input.id, now);
+  await insertAuditEvent(
+    deps.db,
+    {
+      tenantId: job.tenantId,
+      actor,
+      action: 'jobs.cancel',
+      targetType: 'bulk_job',
+      targetId: input.id,
+      details: { previousStatus: job.status, canceledMessages: result?.canceled ?? 0 },
+    },
+    now,
+  );
+  return { job: { id: input.id, status: 'canceled', canceledMessages: result?.canceled ?? 0 } };
+}

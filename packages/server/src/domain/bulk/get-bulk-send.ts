@@ -1,0 +1,52 @@
+// POST /v1/contacts/send/get (extension, DESIGN.md §7): a bulk send of the key's environment and
+// its messages counted by current status. Another environment's job is not found.
+import {
+  type GetBulkSendRequest,
+  type GetBulkSendResponse,
+  SKIP_REASONS,
+  type SkipReason,
+} from '@mailsvc/contract/api';
+import { findBulkJob } from '../../db/repositories/bulk.js';
+import { ApiError } from '../../errors.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import type { Deps } from '../deps.js';
+
+/** Statuses in which a message of a job still waits for its delivery. */
+const WAITING = ['queued', 'sending', 'deferred'] as const;
+
+export async function getBulkSend(
+  deps: Deps,
+  auth: AuthContext,
+  input: GetBulkSendRequest,
+): Promise<Omit<GetBulkSendResponse, 'ok'>> {
+  const job = await findBulkJob(deps.db, { environmentId: auth.environmentId }, input.jobId);
+  if (!job) {
+    throw new ApiError('job_not_found', 'No bulk send with this id in the key’s environment.', [
+      { path: '/jobId', message: 'no such bulk send in this environment' },
+    ]);
+  }
+  const isWaiting = WAITING.some((s) => (job.progress[s] ?? 0) > 0);
+  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
+  for (const [reason, n] of Object.entries(job.skipped)) {
+    const key = reason.replace(/^recipient_/, '') as SkipReason;
+    if (key in skipped) skipped[key] += n;
+  }
+  return {
+    job: {
+      jobId: job.id,
+      status: job.status === 'running' && !isWaiting ? 'completed' : job.status,
+      projectId: job.projectId,
+      environmentId: job.environmentId,
+      templateId: job.templateId,
+      templateVersion: job.templateVersion,
+      target: job.target,
+      queued: job.queued,
+      skipped,
+      progress: job.progress,
+      createdAt: job.createdAt.toISOString(),
+      updatedAt: job.updatedAt.toISOString(),
+      pausedAt: job.pausedAt?.toISOString() ?? null,
+      canceledAt: job.canceledAt?.toISOString() ?? null,
+    },
+  };
+}
