@@ -1085,19 +1085,32 @@ describe('contacts', () => {
   });
 });
 
+/** jane@example.com as GROUP_CONTACT_ID (the contacts corpus may have created her under another id). */
+async function ensureGroupContact(): Promise<void> {
+  const db = h.runtime.deps.db;
+  await db
+    .deleteFrom('contacts')
+    .where('tenant_id', '=', s.tenantId)
+    .where('email', '=', 'jane@example.com')
+    .where('id', '<>', GROUP_CONTACT_ID)
+    .execute();
+  const now = h.clock.now();
+  await db
+    .insertInto('contacts')
+    .values({
+      id: GROUP_CONTACT_ID,
+      tenant_id: s.tenantId,
+      email: 'jane@example.com',
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
 describe('contact groups', () => {
   it('answers every hostile body on the contact group endpoints with a documented 4xx (or accepts it when no rule refuses it)', async () => {
-    const now = h.clock.now();
-    await h.runtime.deps.db
-      .insertInto('contacts')
-      .values({
-        id: GROUP_CONTACT_ID,
-        tenant_id: s.tenantId,
-        email: 'jane@example.com',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await ensureGroupContact();
     for (const corpus of groupCorpora()) {
       const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
       expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
@@ -1109,18 +1122,7 @@ describe('contact groups', () => {
 
 describe('bulk sends', () => {
   it('answers every hostile body on the bulk send endpoints with a documented 4xx (or accepts it when no rule refuses it)', async () => {
-    const now = h.clock.now();
-    await h.runtime.deps.db
-      .insertInto('contacts')
-      .values({
-        id: GROUP_CONTACT_ID,
-        tenant_id: s.tenantId,
-        email: 'jane@example.com',
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    await ensureGroupContact();
     for (const corpus of bulkCorpora()) {
       const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
       expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
