@@ -12,6 +12,7 @@ const BENCHES = {
   feedback: 'bounce and complaint reading (fixture corpus) vs mailparser on the same messages',
   'contacts-list':
     'POST /v1/contacts/list on a 100,000-contact tenant: timings per query shape (--plans: EXPLAIN ANALYZE)',
+  bulk: 'POST /v1/contacts/send to a 100,000-contact group and its dry run vs a bare INSERT … SELECT',
   import: 'mailsvc contacts import of a 100,000-row CSV on PostgreSQL, contacts/s',
 };
 const names = process.argv.slice(2);

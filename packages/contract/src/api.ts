@@ -667,7 +667,13 @@ export const ListContactsRequest = Type.Object(
       Type.Integer({ minimum: 1, description: 'default 50; a value above 200 is read as 200' }),
     ),
     cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "the previous page's nextCursor" }),
+      // One type list rather than a union, so a bad value gets one error at /cursor.
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        minLength: 1,
+        maxLength: 200,
+        description: "the previous page's nextCursor; null or absent for the first page",
+      }),
     ),
   },
   { additionalProperties: false },

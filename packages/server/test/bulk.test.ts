@@ -365,6 +365,24 @@ describe('errors of POST /v1/contacts/send and /send/dry-run', () => {
       '/templateData/intro',
     ],
     [
+      'a misspelt placeholder',
+      async () => reference({ groupSlug: 'x', templateData: { intro: 'Hi {{contact.nme}}' } }),
+      400,
+      'invalid_template_data',
+      '/templateData/intro',
+    ],
+    [
+      'a placeholder in a URL',
+      async () =>
+        reference({
+          groupSlug: 'x',
+          templateData: { actionButton: { url: 'https://a.example/?e={{contact.email}}' } },
+        }),
+      400,
+      'invalid_template_data',
+      '/templateData/actionButton/url',
+    ],
+    [
       'an unknown group',
       async () => reference({ groupSlug: 'no-such-group' }),
       404,
@@ -615,7 +633,13 @@ describe('POST /v1/contacts/send/get and the reputation guard', () => {
     await db().updateTable('messages').set({ status: 'expired' }).where('status', '=', 'queued').execute();
     const id = await job(2, 'done');
     await deliver(id, 0, 2);
-    expect((await get(id)).job).toMatchObject({ status: 'completed', progress: { sent: 2 } });
+    const { job: done } = await get(id);
+    expect(done).toMatchObject({ status: 'completed', progress: { sent: 2 } });
+    // the operator sees the same record, and there is nothing left to cancel or resume
+    expect((await h.admin('jobs.show', { id })).job).toEqual(done);
+    await expect(h.admin('jobs.cancel', { id })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(h.admin('jobs.resume', { id })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await get(id)).job.status).toBe('completed');
   });
 
   it('answers 404 job_not_found for an unknown job and 400 for a malformed id', async () => {

@@ -304,6 +304,18 @@ describe('mailsvc contacts import', () => {
         `mailsvc contacts import: No environment env_${'0'.repeat(26)}.`,
       ]);
       if (backend === 'postgres') expect((await get('cli-2@example.com'))?.groupSlugs).toEqual(['cli']);
+      if (backend === 'pglite') {
+        // A running `mailsvc start` holds the embedded database: the import says what to do.
+        fs.writeFileSync(
+          path.join(dir, 'mailsvc.lock'),
+          JSON.stringify({ pid: process.pid, command: 'start', startedAt: new Date().toISOString() }),
+        );
+        const held = await run(args, env);
+        expect(held.code).toBe(1);
+        expect(held.stderr).toContain('`mailsvc start`');
+        expect(held.stderr).toContain('POST /v1/contacts/upsert-many');
+        expect(held.stderr).not.toContain('use another MAILSVC_DATA_DIR');
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

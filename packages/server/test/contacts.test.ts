@@ -619,6 +619,10 @@ describe('POST /v1/contacts/list', () => {
       expect(pathsOf(await list({ cursor }, t.apiKey)), cursor).toEqual(['/cursor']);
     }
     expect(pathsOf(await list({ cursor: '' }, t.apiKey))).toEqual(['/cursor']);
+    // null, as the last page answers it, is the first page
+    const first = await list({ cursor: null, pageSize: 1 }, t.apiKey);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().contacts).toEqual((await list({ pageSize: 1 }, t.apiKey)).json().contacts);
   });
 
   it('refuses a wrong field, op or value of a filter at its path, more than 20 clauses and a bad pageSize', async () => {

@@ -36,6 +36,14 @@ export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined
         'must be an http or https URL with a host, without user info, spaces, control or invisible characters';
     } else if (e.keyword === 'pattern' && e.params.pattern === DISPLAY_TEXT_PATTERN) {
       message = 'must not contain line breaks, control, bidirectional or invisible characters';
+    } else if (e.keyword === 'format' && e.params.format === 'email') {
+      message = 'must be an email address such as name@example.com';
+    } else if (
+      e.keyword === 'enum' &&
+      Array.isArray(e.params.allowedValues) &&
+      e.params.allowedValues.length <= 12
+    ) {
+      message = `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     } else if (e.keyword === 'discriminator') {
       // The tag's own schema (required, type, enum) reports the problem at the tag's path.
       const tag = String(e.params.tag);

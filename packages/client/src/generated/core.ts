@@ -833,9 +833,9 @@ export interface ListContactsBody {
    */
   pageSize?: number
   /**
-   * the previous page's nextCursor
+   * the previous page's nextCursor; null or absent for the first page
    */
-  cursor?: string
+  cursor?: (string | null)
 }
 
 /** The 200 answer of `POST /v1/contacts/list`. */

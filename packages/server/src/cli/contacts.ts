@@ -7,7 +7,9 @@
 // file that cannot be imported, 1 for an unknown environment.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { GROUP_SLUG_PATTERN } from '@mailsvc/contract/api';
 import { loadConfig } from '../config.js';
+import { DataDirLockedError } from '../db/lock.js';
 import {
   type ImportProgress,
   ImportRefusedError,
@@ -109,9 +111,26 @@ export async function runContacts(args: string[], io: Io, sink: ProgressSink = p
   } catch (err) {
     return usage(`--file: cannot read ${values.file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  if (values.group !== undefined && !new RegExp(GROUP_SLUG_PATTERN).test(values.group))
+    return usage(
+      `--group "${values.group}" is not a group slug: lowercase letters, digits and hyphens, at most 63`,
+    );
   const config = loadConfig();
   const { openRuntime } = await import('../runtime.js');
-  const runtime = await openRuntime(config, { command: 'contacts import' });
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  try {
+    runtime = await openRuntime(config, { command: 'contacts import' });
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    // Unlike admin commands, an import is not forwarded to the running server: it writes
+    // directly, and the embedded database takes one process at a time.
+    io.stderr(
+      `mailsvc contacts import: \`mailsvc ${err.holder.command}\` (pid ${err.holder.pid}) holds the embedded database in ${err.dataDir}. ` +
+        'Stop it (Ctrl+C; the data stays), run the import, and start it again; or, without stopping it, ' +
+        'load contacts through POST /v1/contacts/upsert-many (1,000 per call). On PostgreSQL (DATABASE_URL) the import runs beside the service.',
+    );
+    return 1;
+  }
   const started = performance.now();
   const progress = progressReporter(sink, io, size, started);
   try {

@@ -5,11 +5,13 @@ import type { Static } from '@sinclair/typebox';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { cancelBulkJob, findBulkJob, resumeBulkJob } from '../../db/repositories/bulk.js';
 import { ApiError } from '../../errors.js';
+import { toBulkJob } from '../bulk/get-bulk-send.js';
 import { IdOf, Strict } from './schemas.js';
 import type { AdminDeps } from './tenancy.js';
 
 export const JobInput = Strict({ id: IdOf('job') });
 
+/** The job as the API shows it (its status with `completed` derived), and its tenant. */
 async function requireJob(deps: AdminDeps, id: string) {
   const job = await findBulkJob(deps.db, {}, id);
   if (!job) throw new ApiError('not_found', `No bulk send ${id}.`);
@@ -18,16 +20,15 @@ async function requireJob(deps: AdminDeps, id: string) {
     .select('tenant_id')
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-  return { ...job, tenantId: row.tenant_id };
+  return { job: toBulkJob(job), tenantId: row.tenant_id };
 }
 
 export async function showJob(deps: AdminDeps, input: Static<typeof JobInput>) {
-  const { tenantId: _tenant, ...job } = await requireJob(deps, input.id);
-  return { job };
+  return { job: (await requireJob(deps, input.id)).job };
 }
 
 export async function resumeJob(deps: AdminDeps, input: Static<typeof JobInput>, actor: string) {
-  const job = await requireJob(deps, input.id);
+  const { job, tenantId } = await requireJob(deps, input.id);
   if (job.status !== 'paused_bounce_rate') {
     throw new ApiError(
       'conflict',
@@ -39,7 +40,7 @@ export async function resumeJob(deps: AdminDeps, input: Static<typeof JobInput>,
   await insertAuditEvent(
     deps.db,
     {
-      tenantId: job.tenantId,
+      tenantId,
       actor,
       action: 'jobs.resume',
       targetType: 'bulk_job',
@@ -52,16 +53,19 @@ export async function resumeJob(deps: AdminDeps, input: Static<typeof JobInput>,
 }
 
 export async function cancelJob(deps: AdminDeps, input: Static<typeof JobInput>, actor: string) {
-  const job = await requireJob(deps, input.id);
-  if (job.status === 'canceled') {
-    throw new ApiError('conflict', `Bulk send ${input.id} is already canceled.`);
+  const { job, tenantId } = await requireJob(deps, input.id);
+  if (job.status === 'canceled' || job.status === 'completed') {
+    throw new ApiError(
+      'conflict',
+      `Bulk send ${input.id} is already ${job.status}; nothing is left to cancel.`,
+    );
   }
   const now = deps.clock.now();
   const result = await cancelBulkJob(deps.db, input.id, now);
   await insertAuditEvent(
     deps.db,
     {
-      tenantId: job.tenantId,
+      tenantId,
       actor,
       action: 'jobs.cancel',
       targetType: 'bulk_job',

@@ -66,3 +66,49 @@ export function fillContactPlaceholders(
   }
   return out;
 }
+
+/** Anything that starts like a contact placeholder, to tell a typo from a placeholder. */
+const CONTACT_MENTION = /\{\{\s*contact\b[^}]*\}\}/g;
+const EXACT_PLACEHOLDER = new RegExp(`^${PLACEHOLDER.source}$`);
+const PLACEHOLDER_HELP = 'use {{contact.name}}, {{contact.email}} or {{contact.customFields.KEY}}';
+
+/**
+ * The problems with a job's contact placeholders, checked once with the template data: a
+ * misspelt one (`{{contact.nme}}`) would go out as written to every contact, and a URL is never
+ * filled. Paths are under `basePath` (/templateData or /data).
+ */
+export function contactPlaceholderProblems(
+  version: TemplateVersion,
+  data: Record<string, unknown>,
+  basePath: string,
+): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const checkText = (text: unknown, path: string) => {
+    if (typeof text !== 'string' || !text.includes('{{')) return;
+    for (const [mention] of text.matchAll(CONTACT_MENTION)) {
+      if (!EXACT_PLACEHOLDER.test(mention))
+        problems.push({ path, message: `unknown placeholder ${mention}: ${PLACEHOLDER_HELP}` });
+    }
+  };
+  const checkUrl = (url: unknown, path: string) => {
+    if (typeof url === 'string' && CONTACT_MENTION.test(url)) {
+      problems.push({
+        path,
+        message: 'contact placeholders are not filled in URLs; link to a page that knows the user',
+      });
+    }
+    CONTACT_MENTION.lastIndex = 0;
+  };
+  for (const f of version.fields as Field[]) {
+    const value = data[f.name];
+    const path = `${basePath}/${f.name}`;
+    if (f.kind === 'text') checkText(value, path);
+    else if (f.kind === 'url') checkUrl(value, path);
+    else if (f.kind === 'actionButton' && value && typeof value === 'object') {
+      const button = value as Record<string, unknown>;
+      checkText(button.label, `${path}/label`);
+      checkUrl(button.url, `${path}/url`);
+    }
+  }
+  return problems;
+}

@@ -6,13 +6,39 @@ import {
   SKIP_REASONS,
   type SkipReason,
 } from '@mailsvc/contract/api';
-import { findBulkJob } from '../../db/repositories/bulk.js';
+import { type BulkJobRecord, findBulkJob } from '../../db/repositories/bulk.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 
 /** Statuses in which a message of a job still waits for its delivery. */
 const WAITING = ['queued', 'sending', 'deferred'] as const;
+
+/** A job as the API and the admin command show it: its status with `completed` derived. */
+export function toBulkJob(job: BulkJobRecord): GetBulkSendResponse['job'] {
+  const isWaiting = WAITING.some((s) => (job.progress[s] ?? 0) > 0);
+  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
+  for (const [reason, n] of Object.entries(job.skipped)) {
+    const key = reason.replace(/^recipient_/, '') as SkipReason;
+    if (key in skipped) skipped[key] += n;
+  }
+  return {
+    jobId: job.id,
+    status: job.status === 'running' && !isWaiting ? 'completed' : job.status,
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    templateId: job.templateId,
+    templateVersion: job.templateVersion,
+    target: job.target,
+    queued: job.queued,
+    skipped,
+    progress: job.progress,
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+    pausedAt: job.pausedAt?.toISOString() ?? null,
+    canceledAt: job.canceledAt?.toISOString() ?? null,
+  };
+}
 
 export async function getBulkSend(
   deps: Deps,
@@ -25,28 +51,5 @@ export async function getBulkSend(
       { path: '/jobId', message: 'no such bulk send in this environment' },
     ]);
   }
-  const isWaiting = WAITING.some((s) => (job.progress[s] ?? 0) > 0);
-  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
-  for (const [reason, n] of Object.entries(job.skipped)) {
-    const key = reason.replace(/^recipient_/, '') as SkipReason;
-    if (key in skipped) skipped[key] += n;
-  }
-  return {
-    job: {
-      jobId: job.id,
-      status: job.status === 'running' && !isWaiting ? 'completed' : job.status,
-      projectId: job.projectId,
-      environmentId: job.environmentId,
-      templateId: job.templateId,
-      templateVersion: job.templateVersion,
-      target: job.target,
-      queued: job.queued,
-      skipped,
-      progress: job.progress,
-      createdAt: job.createdAt.toISOString(),
-      updatedAt: job.updatedAt.toISOString(),
-      pausedAt: job.pausedAt?.toISOString() ?? null,
-      canceledAt: job.canceledAt?.toISOString() ?? null,
-    },
-  };
+  return { job: toBulkJob(job) };
 }

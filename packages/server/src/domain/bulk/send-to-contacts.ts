@@ -31,6 +31,7 @@ import {
   PRIORITY,
   resolveSender,
 } from '../send/send-email.js';
+import { contactPlaceholderProblems } from './contact-placeholders.js';
 
 /** Bulk messages run after single sends of the same category (DESIGN.md §4). */
 export const BULK_PRIORITY_OFFSET = 1;
@@ -189,6 +190,14 @@ async function checkJob(deps: Deps, auth: AuthContext, send: BulkSend, now: Date
         path: `${send.dataPath}${e.path === '/' ? '' : e.path}`,
         message: e.message,
       })),
+    );
+  }
+  const placeholderProblems = contactPlaceholderProblems(version, checked.data, send.dataPath);
+  if (placeholderProblems.length > 0) {
+    throw new ApiError(
+      'invalid_template_data',
+      `The data does not match template ${version.templateId} ${version.version}.`,
+      placeholderProblems,
     );
   }
   const domains = await findSendingDomains(deps.db, auth);

@@ -58,7 +58,7 @@ export async function listContacts(
   input: ListContactsRequest,
 ): Promise<Omit<ListContactsResponse, 'ok'>> {
   let afterId: string | undefined;
-  if (input.cursor !== undefined) {
+  if (input.cursor !== undefined && input.cursor !== null) {
     const id = decodeCursor(input.cursor);
     if (id === null)
       throw new ApiError('invalid_request', 'The request body is not valid.', [
