@@ -677,7 +677,8 @@ function contactCorpora(): { endpoint: string; url: string; requests: HostileReq
           ]),
           ...['/search', '/filters', '/pageSize', '/cursor'].flatMap((p) => wrongTypeBodies(listBase, p)),
         ],
-        ['/pageSize: a number', '/filters: an empty array'],
+        // cursor null is the first page (the last page answers nextCursor: null)
+        ['/pageSize: a number', '/filters: an empty array', '/cursor: null'],
       ),
       ...filterCases,
       ...pageSizeCases,
