@@ -113,6 +113,19 @@ describe('delivery outcomes', () => {
     expect(parsed.headers.has('list-unsubscribe')).toBe(false);
   });
 
+  it('names the project in From when no fromName is set anywhere, never a bare address', async () => {
+    const to = address('plain-from');
+    await send(login(to));
+    await worker.drain();
+    const parsed = receivedFor(to)[0]!.parsed;
+    expect(parsed.from?.value).toEqual([{ name: 'Acme App', address: 'notifications@mailsvc.test' }]);
+    // an explicit (or configured) fromName still wins
+    const named = address('named-from');
+    await send({ ...login(named), fromName: 'Acme Security' });
+    await worker.drain();
+    expect(receivedFor(named)[0]!.parsed.from?.value[0]?.name).toBe('Acme Security');
+  });
+
   it('retries 451 with backoff (1, 5, 15, 30 min) and expires a login code after its hour: 5 attempts', async () => {
     const to = address('soft');
     sink.script(to, 'soft');

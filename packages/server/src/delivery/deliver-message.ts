@@ -6,7 +6,7 @@ import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js'
 import { fillContactPlaceholders } from '../domain/bulk/contact-placeholders.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
-import { maskEmail } from '../domain/email.js';
+import { checkDisplayName, maskEmail } from '../domain/email.js';
 import { verpAddress } from '../domain/feedback/verp.js';
 import { recipientRefusal } from '../domain/recipients/state.js';
 import { newId } from '../ids.js';
@@ -111,6 +111,17 @@ function afterSend(
   }
 }
 
+/**
+ * The From's display name: the one the send resolved (its fromName, else the environment's, else
+ * the project's setting), else the project's display name, the name the footer signs with
+ * ("Sent by …"), so the inbox shows who writes rather than a bare notifications@ address. A
+ * project name the display-name rule would refuse in fromName (one holding an address) is left out.
+ */
+export function fromDisplayName(m: Pick<ClaimedMessage, 'fromName' | 'projectName'>): string | null {
+  if (m.fromName) return m.fromName;
+  return checkDisplayName(m.projectName) === null ? m.projectName : null;
+}
+
 async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promise<Ending> {
   if (m.expiresAt.getTime() <= now.getTime()) {
     return end('expired', {
@@ -162,7 +173,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   let raw = await buildMime({
     messageId: m.id,
     sendingDomain: m.sendingDomain,
-    from: { name: m.fromName, address: m.fromEmail },
+    from: { name: fromDisplayName(m), address: m.fromEmail },
     to: m.toEmail,
     replyTo: m.replyTo,
     subject: rendered.subject,
