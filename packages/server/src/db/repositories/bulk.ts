@@ -203,6 +203,7 @@ export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOut
 
 export interface BulkJobRecord {
   id: string;
+  tenantId: string;
   projectId: string;
   environmentId: string;
   templateId: string;
@@ -240,6 +241,7 @@ export async function findBulkJob(
   for (const c of counts) progress[c.status] = Number(c.n);
   return {
     id: job.id,
+    tenantId: job.tenant_id,
     projectId: job.project_id,
     environmentId: job.environment_id,
     templateId: job.template_id,

@@ -15,12 +15,7 @@ export const JobInput = Strict({ id: IdOf('job') });
 async function requireJob(deps: AdminDeps, id: string) {
   const job = await findBulkJob(deps.db, {}, id);
   if (!job) throw new ApiError('not_found', `No bulk send ${id}.`);
-  const row = await deps.db
-    .selectFrom('bulk_jobs')
-    .select('tenant_id')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return { job: toBulkJob(job), tenantId: row.tenant_id };
+  return { job: toBulkJob(job), tenantId: job.tenantId };
 }
 
 export async function showJob(deps: AdminDeps, input: Static<typeof JobInput>) {

@@ -1,15 +1,11 @@
 // POST /v1/contacts/send/get (extension, DESIGN.md §7): a bulk send of the key's environment and
 // its messages counted by current status. Another environment's job is not found.
-import {
-  type GetBulkSendRequest,
-  type GetBulkSendResponse,
-  SKIP_REASONS,
-  type SkipReason,
-} from '@mailsvc/contract/api';
+import type { GetBulkSendRequest, GetBulkSendResponse } from '@mailsvc/contract/api';
 import { type BulkJobRecord, findBulkJob } from '../../db/repositories/bulk.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
+import { toSkipCounts } from './send-to-contacts.js';
 
 /** Statuses in which a message of a job still waits for its delivery. */
 const WAITING = ['queued', 'sending', 'deferred'] as const;
@@ -17,11 +13,6 @@ const WAITING = ['queued', 'sending', 'deferred'] as const;
 /** A job as the API and the admin command show it: its status with `completed` derived. */
 export function toBulkJob(job: BulkJobRecord): GetBulkSendResponse['job'] {
   const isWaiting = WAITING.some((s) => (job.progress[s] ?? 0) > 0);
-  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
-  for (const [reason, n] of Object.entries(job.skipped)) {
-    const key = reason.replace(/^recipient_/, '') as SkipReason;
-    if (key in skipped) skipped[key] += n;
-  }
   return {
     jobId: job.id,
     status: job.status === 'running' && !isWaiting ? 'completed' : job.status,
@@ -31,7 +22,7 @@ export function toBulkJob(job: BulkJobRecord): GetBulkSendResponse['job'] {
     templateVersion: job.templateVersion,
     target: job.target,
     queued: job.queued,
-    skipped,
+    skipped: toSkipCounts(job.skipped),
     progress: job.progress,
     createdAt: job.createdAt.toISOString(),
     updatedAt: job.updatedAt.toISOString(),

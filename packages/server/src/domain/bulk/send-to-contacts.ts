@@ -12,6 +12,7 @@ import {
   findBulkJobQueued,
   type NamedContact,
 } from '../../db/repositories/bulk.js';
+import { hasGroup } from '../../db/repositories/groups.js';
 import { findIdempotencyRecord, findSendingDomains } from '../../db/repositories/send.js';
 import { ApiError, type ErrorDetail } from '../../errors.js';
 import { newId, ulid } from '../../ids.js';
@@ -159,7 +160,7 @@ function toNamedContacts(refs: BulkSend['refs']): NamedContact[] {
 }
 
 /** Every reason, zero included, so a client can read any count without a default. */
-function toSkipCounts(counts: Record<string, number>): Record<SkipReason, number> {
+export function toSkipCounts(counts: Record<string, number>): Record<SkipReason, number> {
   const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
   for (const [reason, n] of Object.entries(counts)) {
     const key = reason.replace(/^recipient_/, '') as SkipReason;
@@ -205,18 +206,10 @@ async function checkJob(deps: Deps, auth: AuthContext, send: BulkSend, now: Date
   const sender = resolveSender(auth, {}, sendingDomain);
   checkSendingDomain(custom, sendingDomain, sender);
   checkSendingStatus(auth);
-  if (send.groupSlug !== null) {
-    const group = await deps.db
-      .selectFrom('contact_groups')
-      .select('slug')
-      .where('tenant_id', '=', auth.tenantId)
-      .where('slug', '=', send.groupSlug)
-      .executeTakeFirst();
-    if (!group) {
-      throw new ApiError('group_not_found', `No contact group ${send.groupSlug}.`, [
-        { path: '/groupSlug', message: 'no such group in this tenant' },
-      ]);
-    }
+  if (send.groupSlug !== null && !(await hasGroup(deps.db, auth.tenantId, send.groupSlug))) {
+    throw new ApiError('group_not_found', `No contact group ${send.groupSlug}.`, [
+      { path: '/groupSlug', message: 'no such group in this tenant' },
+    ]);
   }
   return {
     send,
