@@ -64,7 +64,16 @@ export async function checks(): Promise<void> {
   await wrapper.auth.loginCode({ to: 'a@example.com', data: { code: '1' }, templateId: 'login-code' });
   // @ts-expect-error no such route
   await wrapper.auth.loginCodes({ to: 'a@example.com', data: { code: '1' } });
-  await wrapper.billing.paymentFailed({ to: 'a@example.com', data: {} });
+  // … and payment-failed the amount inside its table and the button's URL.
+  await wrapper.billing.paymentFailed({
+    to: 'a@example.com',
+    data: { invoiceDetails: { amount: '€49.00' }, actionButton: { url: 'https://app.example.com/billing' } },
+  });
+  await wrapper.billing.paymentFailed({
+    to: 'a@example.com',
+    // @ts-expect-error invoiceDetails.amount is required for payment-failed
+    data: { invoiceDetails: {}, actionButton: { url: 'https://app.example.com/billing' } },
+  });
 
   // Errors narrow by code.
   const err: unknown = undefined;

@@ -67,7 +67,13 @@ describe('MailsvcWrapper against a real wrapper and core', () => {
     expect(await messagesTo('wrap-login@example.com')).toEqual([
       { id: result.messageId, template_id: 'login-code' },
     ]);
-    const receipt = await client.billing.paymentFailed({ to: 'wrap-billing@example.com', data: {} });
+    const receipt = await client.billing.paymentFailed({
+      to: 'wrap-billing@example.com',
+      data: {
+        invoiceDetails: { amount: '€49.00' },
+        actionButton: { url: 'https://app.example.com/billing' },
+      },
+    });
     expect(await messagesTo('wrap-billing@example.com')).toEqual([
       { id: receipt.messageId, template_id: 'payment-failed' },
     ]);

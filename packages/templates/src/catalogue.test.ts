@@ -7,7 +7,7 @@ import {
   renderVersion,
   validateTemplateData,
 } from './index.js';
-import { TemplateNotFoundError, TemplateVersionNotFoundError } from './model.js';
+import { TemplateNotFoundError, type TemplateVersion, TemplateVersionNotFoundError } from './model.js';
 
 const ctx = {
   projectName: 'Acme',
@@ -60,6 +60,109 @@ describe('the catalogue', () => {
     for (const id of needsButton) expect(getTemplate(id).version.required, id).toContain('actionButton');
     for (const id of ['login-code', 'verification-code'])
       expect(getTemplate(id).version.required, id).toEqual(['code']);
+  });
+});
+
+// The five templates whose fields and defaults template-route-wrapper.md §2 fixes.
+const SEED_IDS = new Set(['account-locked', 'email-changed', 'login-code', 'magic-link', 'mfa-disabled']);
+
+/** Where a message means nothing without the field: a link the reader must follow, or the facts it reports. */
+const REQUIRED: Record<string, string[]> = {
+  'email-change-requested': ['actionButton.url'],
+  'login-code': ['code'],
+  'magic-link': ['actionButton.url'],
+  'password-reset': ['actionButton.url'],
+  'verification-code': ['code'],
+  'verify-email': ['actionButton.url'],
+  'deletion-scheduled': ['deletionDetails.deleteAt'],
+  'data-export-ready': ['actionButton.url'],
+  invitation: ['actionButton.url'],
+  'invitation-accepted': ['memberDetails.memberEmail'],
+  'member-removed': ['removalDetails.teamName'],
+  'role-changed': ['roleDetails.newRole'],
+  'access-requested': ['requestDetails.requesterEmail', 'actionButton.url'],
+  'payment-failed': ['invoiceDetails.amount', 'actionButton.url'],
+  'payment-receipt': ['receiptDetails.invoiceNumber', 'receiptDetails.amount', 'receiptDetails.issuedAt'],
+  'invoice-available': ['invoiceDetails.invoiceNumber', 'invoiceDetails.amount', 'actionButton.url'],
+  'subscription-renewing': ['subscriptionDetails.amount', 'subscriptionDetails.renewsAt'],
+  'card-expiring': ['actionButton.url'],
+  'refund-issued': ['refundDetails.amount'],
+  'plan-changed': ['planDetails.newPlan'],
+  'usage-threshold-reached': ['usageDetails.metric', 'usageDetails.threshold'],
+  'task-assigned': ['taskDetails.title'],
+  'item-shared': ['actionButton.url'],
+  'approval-requested': ['actionButton.url'],
+  'report-ready': ['actionButton.url'],
+};
+
+interface RequiredNode {
+  required?: string[];
+  properties?: Record<string, RequiredNode>;
+}
+
+/** `name` for a required top-level field, `name.key` for each required key inside it. */
+function requiredPaths(schema: RequiredNode): string[] {
+  return (schema.required ?? []).flatMap((name) => {
+    const inner = schema.properties?.[name]?.required;
+    return inner ? inner.map((key) => `${name}.${key}`) : [name];
+  });
+}
+
+const textDefault = (v: TemplateVersion, name: string) => {
+  const f = v.fields.find((x) => x.name === name);
+  return f?.kind === 'text' ? (f.default ?? '') : '';
+};
+const normalised = (s: string) => s.toLowerCase().replace(/[.!?\s]+$/, '');
+
+describe('required fields', () => {
+  it.each(listTemplates().flatMap((t) => t.versions.map((v) => [`${t.id} ${v.version}`, t.id, v] as const)))(
+    '%s requires what its message needs and no more',
+    (_name, id, version) => {
+      expect(requiredPaths(jsonSchemaFor(version) as RequiredNode)).toEqual(REQUIRED[id] ?? []);
+      for (const path of REQUIRED[id] ?? []) {
+        const data = structuredClone(getFixture(version)) as Record<string, Record<string, unknown>>;
+        const [name, key] = path.split('.') as [string, string | undefined];
+        if (key) delete data[name]![key];
+        else delete data[name];
+        const checked = validateTemplateData(version, data);
+        expect(checked.ok ? [] : checked.errors, path).toContainEqual({
+          path: `/${path.replace('.', '/')}`,
+          message: 'is required',
+        });
+        if (key) {
+          const empty = validateTemplateData(version, { ...data, [name]: { ...data[name], [key]: '' } });
+          expect(empty.ok, `${path} may not be empty`).toBe(false);
+        }
+      }
+    },
+  );
+});
+
+describe('preheaders', () => {
+  const versions = listTemplates().flatMap((t) => t.versions.map((v) => [t.id, v] as const));
+
+  it('are never shared by two template versions', () => {
+    const seen = new Map<string, string>();
+    for (const [id, v] of versions) {
+      const preheader = normalised(textDefault(v, 'preheader'));
+      expect(seen.get(preheader), `${id} ${v.version} repeats the preheader of ${seen.get(preheader)}`).toBe(
+        undefined,
+      );
+      seen.set(preheader, `${id} ${v.version}`);
+    }
+  });
+
+  it('add to the heading and intro instead of repeating them (the seed fixes its five)', () => {
+    for (const [id, v] of versions.filter(([id]) => !SEED_IDS.has(id))) {
+      const preheader = normalised(textDefault(v, 'preheader'));
+      expect(preheader, `${id} ${v.version}`).not.toBe('');
+      for (const other of ['heading', 'intro']) {
+        const text = normalised(textDefault(v, other));
+        expect(text.startsWith(preheader) || preheader.startsWith(text), `${id} ${v.version} ${other}`).toBe(
+          false,
+        );
+      }
+    }
   });
 });
 

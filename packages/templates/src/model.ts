@@ -35,8 +35,12 @@ export interface RenderContext {
   projectName: string;
   environmentName: string;
   supportEmail?: string | null;
+  /** The project's brand colour, `#rrggbb`; white button text on it reaches 4.5:1 (checked when set). */
   brandColor?: string | null;
+  /** An https URL of the project's logo, shown in the header instead of its name. */
   logoUrl?: string | null;
+  /** The sender's postal address, shown in the footer of notification mail. */
+  postalAddress?: string | null;
   /** Required for notification templates: the one-click unsubscribe page. */
   unsubscribeUrl?: string | null;
 }

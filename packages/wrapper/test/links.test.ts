@@ -57,7 +57,7 @@ describe('with MAILSVC_ALLOWED_LINK_HOSTS set', () => {
   );
 
   it('refuses an unlisted link on an optional button too', async () => {
-    const res = await call(router, '/billing/payment-failed', {
+    const res = await call(router, '/billing/subscription-started', {
       body: { to: 'jane@example.com', data: { actionButton: { url: 'https://evil.example/pay' } } },
     });
     expect(res.json().error).toMatchObject({

@@ -57,4 +57,18 @@ describe('the README', () => {
     for (const t of listTemplates())
       expect(readme).toContain(`| \`POST ${t.routePath}\` | \`${t.operationName}\` |`);
   });
+  it("lists every route's required data fields, as its v1 schema requires them", async () => {
+    const fs = await import('node:fs');
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    type Node = { required?: string[]; properties?: Record<string, Node> };
+    for (const t of listTemplates()) {
+      const schema = jsonSchemaFor(getTemplate(t.id, 'v1').version) as Node;
+      const paths = (schema.required ?? []).flatMap((name) => {
+        const inner = schema.properties?.[name]?.required;
+        return inner ? inner.map((key) => `${name}.${key}`) : [name];
+      });
+      const cell = paths.map((p) => `\`${p}\``).join(', ') || '—';
+      expect(readme, t.id).toContain(`| \`${t.id}\` | ${t.category} | ${cell} |`);
+    }
+  });
 });

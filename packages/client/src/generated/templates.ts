@@ -134,7 +134,7 @@ export interface EmailChangeRequestedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Confirm this address to finish changing your account email.".
+   * At most 220 characters. Default: "One click moves your {{projectName}} sign-in email to this address.".
    */
   preheader?: string
   /**
@@ -330,7 +330,7 @@ export interface MfaEnabledData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not make this change, review your account security.".
+   * At most 1000 characters. Default: "If you did not turn this on, someone else may know your password: set a new one and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -386,7 +386,7 @@ export interface NewSignInData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If this was not you, change your password and review your account security.".
+   * At most 1000 characters. Default: "If this was not you, set a new password now and sign out of your other sessions.".
    */
   footerNote?: string
 }
@@ -434,7 +434,7 @@ export interface PasskeyAddedData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not make this change, review your account security.".
+   * At most 1000 characters. Default: "If you did not add this passkey, remove it, set a new password and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -478,7 +478,7 @@ export interface PasskeyRemovedData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not make this change, review your account security.".
+   * At most 1000 characters. Default: "If this was not you, set a new password now and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -490,7 +490,7 @@ export interface PasswordChangedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "The password for your account was changed.".
+   * At most 220 characters. Default: "If you made this change, there is nothing else to do.".
    */
   preheader?: string
   /**
@@ -542,11 +542,11 @@ export interface PasswordResetData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Use this link to choose a new password.".
+   * At most 220 characters. Default: "The link inside works once and expires soon.".
    */
   preheader?: string
   /**
-   * At most 180 characters. Default: "Reset your password".
+   * At most 180 characters. Default: "Choose a new password".
    */
   heading?: string
   /**
@@ -606,7 +606,7 @@ export interface RecoveryCodesGeneratedData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not make this change, review your account security.".
+   * At most 1000 characters. Default: "If you did not generate these codes, set a new password now and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -614,15 +614,15 @@ export interface RecoveryCodesGeneratedData {
 /** `data` of template suspicious-activity v1 (security; route /auth/suspicious-activity). */
 export interface SuspiciousActivityData {
   /**
-   * At most 180 characters. Default: "Unusual activity on your account".
+   * At most 180 characters. Default: "Please check recent activity on your {{projectName}} account".
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "We noticed activity on your account that looks unusual.".
+   * At most 220 characters. Default: "Take a moment to check it, and act if it was not you.".
    */
   preheader?: string
   /**
-   * At most 180 characters. Default: "Unusual activity detected".
+   * At most 180 characters. Default: "Was this you?".
    */
   heading?: string
   /**
@@ -694,7 +694,7 @@ export interface VerificationCodeData {
    */
   securityNote?: string
   /**
-   * At most 1000 characters. Default: "If you did not start this action, you can ignore this email and review your account security.".
+   * At most 1000 characters. Default: "If you did not start this action, do not share the code: someone may know your password, so set a new one.".
    */
   footerNote?: string
 }
@@ -706,7 +706,7 @@ export interface VerifyEmailData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Confirm your email address to finish setting up your account.".
+   * At most 220 characters. Default: "One click and your {{projectName}} sign-up is complete.".
    */
   preheader?: string
   /**
@@ -714,7 +714,7 @@ export interface VerifyEmailData {
    */
   heading?: string
   /**
-   * At most 1000 characters. Default: "Confirm that this is your email address to finish setting up your {{projectName}} account.".
+   * At most 1000 characters. Default: "Confirm that this is your email address to finish signing up for {{projectName}}.".
    */
   intro?: string
   actionButton: {
@@ -740,7 +740,7 @@ export interface WelcomeData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Your account is ready.".
+   * At most 220 characters. Default: "Everything is set up and waiting for you.".
    */
   preheader?: string
   /**
@@ -774,7 +774,7 @@ export interface WelcomeV2Data {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Three things to do first.".
+   * At most 220 characters. Default: "Two quick steps to get the most out of it.".
    */
   preheader?: string
   /**
@@ -823,7 +823,7 @@ export interface DeletionScheduledData {
    * At most 1000 characters. Default: "Your account is scheduled to be deleted. Until then, you can cancel the deletion and keep your account.".
    */
   intro?: string
-  deletionDetails?: {
+  deletionDetails: {
     /**
      * An RFC 3339 time. At most 64 characters.
      */
@@ -831,7 +831,7 @@ export interface DeletionScheduledData {
     /**
      * An RFC 3339 time. At most 64 characters.
      */
-    deleteAt?: string
+    deleteAt: string
   }
   actionButton?: {
     /**
@@ -844,7 +844,7 @@ export interface DeletionScheduledData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not ask for this, cancel the deletion and review your account security.".
+   * At most 1000 characters. Default: "If you did not ask for this, cancel the deletion, set a new password and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -856,7 +856,7 @@ export interface DeletedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Your account and its data have been deleted.".
+   * At most 220 characters. Default: "Thank you for having been with us.".
    */
   preheader?: string
   /**
@@ -864,7 +864,7 @@ export interface DeletedData {
    */
   heading?: string
   /**
-   * At most 1000 characters. Default: "Your {{projectName}} account and its data have been deleted. Thank you for having been with us.".
+   * At most 1000 characters. Default: "Your {{projectName}} account and the data in it have been deleted.".
    */
   intro?: string
   /**
@@ -906,7 +906,7 @@ export interface DataExportReadyData {
     url: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not ask for an export, review your account security.".
+   * At most 1000 characters. Default: "If you did not ask for an export, set a new password now and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -954,7 +954,7 @@ export interface ApiKeyCreatedData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not create this key, revoke it now and review your account security.".
+   * At most 1000 characters. Default: "If you did not create this key, revoke it and set a new password right away.".
    */
   footerNote?: string
 }
@@ -966,7 +966,7 @@ export interface PhoneNumberChangedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "The phone number on your account was updated.".
+   * At most 220 characters. Default: "We will use the new number from now on.".
    */
   preheader?: string
   /**
@@ -998,7 +998,7 @@ export interface PhoneNumberChangedData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not make this change, review your account security.".
+   * At most 1000 characters. Default: "If this was not you, set a new password now and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -1010,7 +1010,7 @@ export interface ReactivatedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Welcome back.".
+   * At most 220 characters. Default: "Your data and settings are just as you left them.".
    */
   preheader?: string
   /**
@@ -1018,7 +1018,7 @@ export interface ReactivatedData {
    */
   heading?: string
   /**
-   * At most 1000 characters. Default: "Your {{projectName}} account has been reactivated. Your data and settings are as you left them.".
+   * At most 1000 characters. Default: "Your {{projectName}} account is active again, and you can sign in as before.".
    */
   intro?: string
   actionButton?: {
@@ -1044,7 +1044,7 @@ export interface ProfileUpdatedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Changes were saved to your profile.".
+   * At most 220 characters. Default: "If you made these changes, there is nothing to do.".
    */
   preheader?: string
   /**
@@ -1076,7 +1076,7 @@ export interface ProfileUpdatedData {
     url?: string
   }
   /**
-   * At most 1000 characters. Default: "If you did not make this change, review your account security.".
+   * At most 1000 characters. Default: "If this was not you, set a new password now and contact {{projectName}} support.".
    */
   footerNote?: string
 }
@@ -1088,7 +1088,7 @@ export interface InvitationData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Accept the invitation to get started.".
+   * At most 220 characters. Default: "Join your teammates on {{projectName}} with one click.".
    */
   preheader?: string
   /**
@@ -1151,11 +1151,11 @@ export interface InvitationAcceptedData {
    * At most 1000 characters. Default: "A new member accepted your invitation and joined your team.".
    */
   intro?: string
-  memberDetails?: {
+  memberDetails: {
     /**
      * An email address. At most 254 characters.
      */
-    memberEmail?: string
+    memberEmail: string
     /**
      * At most 500 characters.
      */
@@ -1188,7 +1188,7 @@ export interface MemberRemovedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "You no longer have access to this team.".
+   * At most 220 characters. Default: "See which team, and when it happened.".
    */
   preheader?: string
   /**
@@ -1199,11 +1199,11 @@ export interface MemberRemovedData {
    * At most 1000 characters. Default: "You were removed from a team and no longer have access to its content.".
    */
   intro?: string
-  removalDetails?: {
+  removalDetails: {
     /**
      * At most 500 characters.
      */
-    teamName?: string
+    teamName: string
     /**
      * An RFC 3339 time. At most 64 characters.
      */
@@ -1222,7 +1222,7 @@ export interface RoleChangedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Your permissions on a team have changed.".
+   * At most 220 characters. Default: "See your new role on the team.".
    */
   preheader?: string
   /**
@@ -1230,10 +1230,10 @@ export interface RoleChangedData {
    */
   heading?: string
   /**
-   * At most 1000 characters. Default: "Your role on a team was changed. Your permissions have been updated.".
+   * At most 1000 characters. Default: "Your role on a team was changed, and with it what you can do there.".
    */
   intro?: string
-  roleDetails?: {
+  roleDetails: {
     /**
      * At most 500 characters.
      */
@@ -1245,7 +1245,7 @@ export interface RoleChangedData {
     /**
      * At most 500 characters.
      */
-    newRole?: string
+    newRole: string
     /**
      * An email address. At most 254 characters.
      */
@@ -1270,7 +1270,7 @@ export interface OwnershipTransferredData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "A team has a new owner.".
+   * At most 220 characters. Default: "Check the details to see who owns the team now.".
    */
   preheader?: string
   /**
@@ -1333,11 +1333,11 @@ export interface AccessRequestedData {
    * At most 1000 characters. Default: "Someone asked for access to your team.".
    */
   intro?: string
-  requestDetails?: {
+  requestDetails: {
     /**
      * An email address. At most 254 characters.
      */
-    requesterEmail?: string
+    requesterEmail: string
     /**
      * At most 500 characters.
      */
@@ -1351,7 +1351,7 @@ export interface AccessRequestedData {
      */
     message?: string
   }
-  actionButton?: {
+  actionButton: {
     /**
      * At most 120 characters. Default: "Review request".
      */
@@ -1359,7 +1359,7 @@ export interface AccessRequestedData {
     /**
      * An http or https URL without user info. At most 2048 characters.
      */
-    url?: string
+    url: string
   }
 }
 
@@ -1370,7 +1370,7 @@ export interface PaymentFailedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Update your payment method to keep your subscription active.".
+   * At most 220 characters. Default: "A quick change of payment method keeps everything running.".
    */
   preheader?: string
   /**
@@ -1381,7 +1381,7 @@ export interface PaymentFailedData {
    * At most 1000 characters. Default: "We could not collect your latest payment. Please update your payment method to keep your subscription active.".
    */
   intro?: string
-  invoiceDetails?: {
+  invoiceDetails: {
     /**
      * At most 500 characters.
      */
@@ -1389,7 +1389,7 @@ export interface PaymentFailedData {
     /**
      * At most 500 characters.
      */
-    amount?: string
+    amount: string
     /**
      * An RFC 3339 time. At most 64 characters.
      */
@@ -1403,7 +1403,7 @@ export interface PaymentFailedData {
    * At most 1000 characters. Default: "We will try the payment again in a few days.".
    */
   notice?: string
-  actionButton?: {
+  actionButton: {
     /**
      * At most 120 characters. Default: "Update payment method".
      */
@@ -1411,7 +1411,7 @@ export interface PaymentFailedData {
     /**
      * An http or https URL without user info. At most 2048 characters.
      */
-    url?: string
+    url: string
   }
   /**
    * At most 1000 characters. Default: "Questions about billing? Contact {{supportEmail}}.".
@@ -1426,7 +1426,7 @@ export interface PaymentReceiptData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Thank you for your payment.".
+   * At most 220 characters. Default: "Keep this email for your records.".
    */
   preheader?: string
   /**
@@ -1437,19 +1437,19 @@ export interface PaymentReceiptData {
    * At most 1000 characters. Default: "Thank you. We received your payment.".
    */
   intro?: string
-  receiptDetails?: {
+  receiptDetails: {
     /**
      * At most 500 characters.
      */
-    invoiceNumber?: string
+    invoiceNumber: string
     /**
      * At most 500 characters.
      */
-    amount?: string
+    amount: string
     /**
      * An RFC 3339 time. At most 64 characters.
      */
-    issuedAt?: string
+    issuedAt: string
     /**
      * At most 500 characters.
      */
@@ -1478,7 +1478,7 @@ export interface InvoiceAvailableData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "A new invoice is ready to view.".
+   * At most 220 characters. Default: "The amount and invoice number are inside.".
    */
   preheader?: string
   /**
@@ -1486,24 +1486,24 @@ export interface InvoiceAvailableData {
    */
   heading?: string
   /**
-   * At most 1000 characters. Default: "A new invoice is available for your account.".
+   * At most 1000 characters. Default: "A new invoice from {{projectName}} is ready to view.".
    */
   intro?: string
-  invoiceDetails?: {
+  invoiceDetails: {
     /**
      * At most 500 characters.
      */
-    invoiceNumber?: string
+    invoiceNumber: string
     /**
      * At most 500 characters.
      */
-    amount?: string
+    amount: string
     /**
      * An RFC 3339 time. At most 64 characters.
      */
     dueAt?: string
   }
-  actionButton?: {
+  actionButton: {
     /**
      * At most 120 characters. Default: "View invoice".
      */
@@ -1511,7 +1511,7 @@ export interface InvoiceAvailableData {
     /**
      * An http or https URL without user info. At most 2048 characters.
      */
-    url?: string
+    url: string
   }
   /**
    * At most 1000 characters. Default: "Questions about billing? Contact {{supportEmail}}.".
@@ -1526,7 +1526,7 @@ export interface SubscriptionStartedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Thank you for subscribing.".
+   * At most 220 characters. Default: "Welcome aboard: your {{projectName}} plan is active from today.".
    */
   preheader?: string
   /**
@@ -1574,7 +1574,7 @@ export interface SubscriptionRenewingData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "No action is needed to keep your subscription.".
+   * At most 220 characters. Default: "Here is what will be charged, and when.".
    */
   preheader?: string
   /**
@@ -1585,7 +1585,7 @@ export interface SubscriptionRenewingData {
    * At most 1000 characters. Default: "Your subscription will renew automatically. No action is needed to keep it.".
    */
   intro?: string
-  subscriptionDetails?: {
+  subscriptionDetails: {
     /**
      * At most 500 characters.
      */
@@ -1593,11 +1593,11 @@ export interface SubscriptionRenewingData {
     /**
      * At most 500 characters.
      */
-    amount?: string
+    amount: string
     /**
      * An RFC 3339 time. At most 64 characters.
      */
-    renewsAt?: string
+    renewsAt: string
   }
   actionButton?: {
     /**
@@ -1622,7 +1622,7 @@ export interface SubscriptionCanceledData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "You keep access until the end of the current period.".
+   * At most 220 characters. Default: "You can subscribe again at any time.".
    */
   preheader?: string
   /**
@@ -1710,7 +1710,7 @@ export interface TrialEndedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Choose a plan to continue.".
+   * At most 220 characters. Default: "Your data is kept; pick a plan to carry on.".
    */
   preheader?: string
   /**
@@ -1744,7 +1744,7 @@ export interface CardExpiringData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Update your card to avoid an interruption.".
+   * At most 220 characters. Default: "A new card keeps your subscription running without a gap.".
    */
   preheader?: string
   /**
@@ -1752,7 +1752,7 @@ export interface CardExpiringData {
    */
   heading?: string
   /**
-   * At most 1000 characters. Default: "The card on file for your account expires soon. Update it to avoid an interruption to your subscription.".
+   * At most 1000 characters. Default: "The card you pay for {{projectName}} with expires soon. Add a new one to avoid an interruption to your subscription.".
    */
   intro?: string
   cardDetails?: {
@@ -1765,7 +1765,7 @@ export interface CardExpiringData {
      */
     expiresAt?: string
   }
-  actionButton?: {
+  actionButton: {
     /**
      * At most 120 characters. Default: "Update card".
      */
@@ -1773,7 +1773,7 @@ export interface CardExpiringData {
     /**
      * An http or https URL without user info. At most 2048 characters.
      */
-    url?: string
+    url: string
   }
   /**
    * At most 1000 characters. Default: "Questions about billing? Contact {{supportEmail}}.".
@@ -1799,11 +1799,11 @@ export interface RefundIssuedData {
    * At most 1000 characters. Default: "We issued a refund to your original payment method. It can take a few business days to appear.".
    */
   intro?: string
-  refundDetails?: {
+  refundDetails: {
     /**
      * At most 500 characters.
      */
-    amount?: string
+    amount: string
     /**
      * At most 500 characters.
      */
@@ -1837,7 +1837,7 @@ export interface PlanChangedData {
    * At most 1000 characters. Default: "Your subscription plan was changed.".
    */
   intro?: string
-  planDetails?: {
+  planDetails: {
     /**
      * At most 500 characters.
      */
@@ -1845,7 +1845,7 @@ export interface PlanChangedData {
     /**
      * At most 500 characters.
      */
-    newPlan?: string
+    newPlan: string
     /**
      * An RFC 3339 time. At most 64 characters.
      */
@@ -1874,7 +1874,7 @@ export interface UsageThresholdReachedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Your usage this period passed a threshold you set.".
+   * At most 220 characters. Default: "You may want to check your usage before the period ends.".
    */
   preheader?: string
   /**
@@ -1885,11 +1885,11 @@ export interface UsageThresholdReachedData {
    * At most 1000 characters. Default: "Your usage this billing period passed a threshold.".
    */
   intro?: string
-  usageDetails?: {
+  usageDetails: {
     /**
      * At most 500 characters.
      */
-    metric?: string
+    metric: string
     /**
      * At most 500 characters.
      */
@@ -1897,7 +1897,7 @@ export interface UsageThresholdReachedData {
     /**
      * At most 500 characters.
      */
-    threshold?: string
+    threshold: string
     /**
      * An RFC 3339 time. At most 64 characters.
      */
@@ -1926,7 +1926,7 @@ export interface MentionData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Someone mentioned you in a conversation.".
+   * At most 220 characters. Default: "Open the conversation to read it and reply.".
    */
   preheader?: string
   /**
@@ -1960,7 +1960,7 @@ export interface CommentReplyData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Someone replied to your comment.".
+   * At most 220 characters. Default: "Open the thread to read the reply and answer it.".
    */
   preheader?: string
   /**
@@ -1994,7 +1994,7 @@ export interface TaskAssignedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "You have a new task.".
+   * At most 220 characters. Default: "Open it to see the details and get started.".
    */
   preheader?: string
   /**
@@ -2005,11 +2005,11 @@ export interface TaskAssignedData {
    * At most 1000 characters. Default: "A task was assigned to you.".
    */
   intro?: string
-  taskDetails?: {
+  taskDetails: {
     /**
      * At most 500 characters.
      */
-    title?: string
+    title: string
     /**
      * At most 500 characters.
      */
@@ -2038,7 +2038,7 @@ export interface ReminderData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Here is the reminder you asked for.".
+   * At most 220 characters. Default: "A nudge you set up for yourself.".
    */
   preheader?: string
   /**
@@ -2078,7 +2078,7 @@ export interface ItemSharedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "You now have access to a shared item.".
+   * At most 220 characters. Default: "Open it to see what was shared.".
    */
   preheader?: string
   /**
@@ -2103,7 +2103,7 @@ export interface ItemSharedData {
      */
     permission?: string
   }
-  actionButton?: {
+  actionButton: {
     /**
      * At most 120 characters. Default: "Open item".
      */
@@ -2111,7 +2111,7 @@ export interface ItemSharedData {
     /**
      * An http or https URL without user info. At most 2048 characters.
      */
-    url?: string
+    url: string
   }
 }
 
@@ -2122,7 +2122,7 @@ export interface ApprovalRequestedData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Someone is waiting for your approval.".
+   * At most 220 characters. Default: "Open the request to approve or decline it.".
    */
   preheader?: string
   /**
@@ -2147,7 +2147,7 @@ export interface ApprovalRequestedData {
      */
     dueAt?: string
   }
-  actionButton?: {
+  actionButton: {
     /**
      * At most 120 characters. Default: "Review request".
      */
@@ -2155,7 +2155,7 @@ export interface ApprovalRequestedData {
     /**
      * An http or https URL without user info. At most 2048 characters.
      */
-    url?: string
+    url: string
   }
 }
 
@@ -2166,7 +2166,7 @@ export interface ReportReadyData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "A report you scheduled is ready to view.".
+   * At most 220 characters. Default: "Open it to see the figures for the period.".
    */
   preheader?: string
   /**
@@ -2191,7 +2191,7 @@ export interface ReportReadyData {
      */
     generatedAt?: string
   }
-  actionButton?: {
+  actionButton: {
     /**
      * At most 120 characters. Default: "View report".
      */
@@ -2199,7 +2199,7 @@ export interface ReportReadyData {
     /**
      * An http or https URL without user info. At most 2048 characters.
      */
-    url?: string
+    url: string
   }
 }
 
@@ -2210,7 +2210,7 @@ export interface ActivityDigestData {
    */
   subject?: string
   /**
-   * At most 220 characters. Default: "Here is what happened while you were away.".
+   * At most 220 characters. Default: "A quick look at what you may have missed.".
    */
   preheader?: string
   /**

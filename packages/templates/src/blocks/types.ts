@@ -42,6 +42,8 @@ export interface DetailsTableField {
   name: string;
   heading: string;
   rows: DetailRow[];
+  /** Keys the message means nothing without; a table with any is itself required. */
+  required: string[];
 }
 
 export type Field = TextField | CodeField | UrlField | ActionButtonField | DetailsTableField;

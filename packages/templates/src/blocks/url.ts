@@ -22,6 +22,11 @@ export function isHttpUrl(value: unknown): value is string {
   return typeof value === 'string' && value.length <= URL_MAX && HTTP_URL.test(value);
 }
 
+/** Logos come from https only: mail clients block or warn about images fetched over http. */
+export function isHttpsUrl(value: unknown): value is string {
+  return isHttpUrl(value) && /^https:/i.test(value);
+}
+
 export function urlSchema(): JsonSchema {
   return { type: 'string', maxLength: URL_MAX, pattern: HTTP_URL_PATTERN };
 }

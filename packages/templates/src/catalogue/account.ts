@@ -1,6 +1,7 @@
 import { detailsTable } from '../blocks/details-table.js';
 import type { TemplateDefinition } from '../model.js';
 import { defineTemplate } from './define.js';
+import { NOT_YOU } from './wording.js';
 
 const QUESTIONS = 'Questions? Contact {{supportEmail}}.';
 
@@ -12,7 +13,7 @@ export const accountTemplates: TemplateDefinition[] = [
     'Sent when an account is created',
     {
       subject: 'Welcome to {{projectName}}',
-      preheader: 'Your account is ready.',
+      preheader: 'Everything is set up and waiting for you.',
       heading: 'Welcome to {{projectName}}',
       intro: 'Your account is ready. We are glad you are here.',
       button: { label: 'Get started' },
@@ -25,7 +26,7 @@ export const accountTemplates: TemplateDefinition[] = [
         layout: 'compact',
         copy: {
           subject: 'Your {{projectName}} account is ready',
-          preheader: 'Three things to do first.',
+          preheader: 'Two quick steps to get the most out of it.',
           heading: 'You are all set',
           intro:
             'Your {{projectName}} account is ready. Start by completing your profile, then invite your team.',
@@ -47,19 +48,25 @@ export const accountTemplates: TemplateDefinition[] = [
       heading: 'Account deletion scheduled',
       intro:
         'Your account is scheduled to be deleted. Until then, you can cancel the deletion and keep your account.',
-      details: detailsTable('deletionDetails', 'Deletion details', [
-        ['requestedAt', 'Requested', 'date-time'],
-        ['deleteAt', 'Deletion date', 'date-time'],
-      ]),
+      details: detailsTable(
+        'deletionDetails',
+        'Deletion details',
+        [
+          ['requestedAt', 'Requested', 'date-time'],
+          ['deleteAt', 'Deletion date', 'date-time'],
+        ],
+        ['deleteAt'],
+      ),
       button: { label: 'Cancel deletion' },
-      footerNote: 'If you did not ask for this, cancel the deletion and review your account security.',
+      footerNote:
+        'If you did not ask for this, cancel the deletion, set a new password and contact {{projectName}} support.',
     },
   ),
   defineTemplate('account', 'deleted', 'transactional', 'Sent when an account has been deleted', {
     subject: 'Your account has been deleted',
-    preheader: 'Your account and its data have been deleted.',
+    preheader: 'Thank you for having been with us.',
     heading: 'Account deleted',
-    intro: 'Your {{projectName}} account and its data have been deleted. Thank you for having been with us.',
+    intro: 'Your {{projectName}} account and the data in it have been deleted.',
     footerNote: QUESTIONS,
   }),
   defineTemplate(
@@ -74,7 +81,8 @@ export const accountTemplates: TemplateDefinition[] = [
       intro: 'The export of your account data you asked for is ready to download.',
       securityNote: 'For security, the download link expires soon and only works for your account.',
       button: { label: 'Download export', isUrlRequired: true },
-      footerNote: 'If you did not ask for an export, review your account security.',
+      footerNote:
+        'If you did not ask for an export, set a new password now and contact {{projectName}} support.',
     },
   ),
   defineTemplate(
@@ -93,7 +101,7 @@ export const accountTemplates: TemplateDefinition[] = [
         ['createdBy', 'Created by', 'email'],
       ]),
       button: { label: 'Manage API keys' },
-      footerNote: 'If you did not create this key, revoke it now and review your account security.',
+      footerNote: 'If you did not create this key, revoke it and set a new password right away.',
     },
   ),
   defineTemplate(
@@ -103,7 +111,7 @@ export const accountTemplates: TemplateDefinition[] = [
     'Sent when the phone number on an account changes',
     {
       subject: 'Your phone number was changed',
-      preheader: 'The phone number on your account was updated.',
+      preheader: 'We will use the new number from now on.',
       heading: 'Phone number changed',
       intro: 'The phone number on your account was changed.',
       details: detailsTable('changeDetails', 'Change details', [
@@ -111,7 +119,7 @@ export const accountTemplates: TemplateDefinition[] = [
         ['phoneNumber', 'New number'],
       ]),
       button: { label: 'Review account' },
-      footerNote: 'If you did not make this change, review your account security.',
+      footerNote: NOT_YOU,
     },
   ),
   defineTemplate(
@@ -121,17 +129,16 @@ export const accountTemplates: TemplateDefinition[] = [
     'Sent when a deactivated account is reactivated',
     {
       subject: 'Your account is active again',
-      preheader: 'Welcome back.',
+      preheader: 'Your data and settings are just as you left them.',
       heading: 'Welcome back',
-      intro:
-        'Your {{projectName}} account has been reactivated. Your data and settings are as you left them.',
+      intro: 'Your {{projectName}} account is active again, and you can sign in as before.',
       button: { label: 'Sign in' },
       footerNote: QUESTIONS,
     },
   ),
   defineTemplate('account', 'profile-updated', 'transactional', 'Sent when profile details change', {
     subject: 'Your profile was updated',
-    preheader: 'Changes were saved to your profile.',
+    preheader: 'If you made these changes, there is nothing to do.',
     heading: 'Profile updated',
     intro: 'Changes were saved to your profile.',
     details: detailsTable('changeDetails', 'Change details', [
@@ -139,6 +146,6 @@ export const accountTemplates: TemplateDefinition[] = [
       ['fields', 'What changed'],
     ]),
     button: { label: 'View profile' },
-    footerNote: 'If you did not make this change, review your account security.',
+    footerNote: NOT_YOU,
   }),
 ];

@@ -1,9 +1,12 @@
 import { detailsTable } from '../blocks/details-table.js';
 import type { TemplateDefinition } from '../model.js';
 import { defineTemplate } from './define.js';
+import { NOT_YOU } from './wording.js';
 
 const IGNORE_REQUEST = 'If you did not request this email, you can safely ignore it.';
-const REVIEW_SECURITY = 'If you did not make this change, review your account security.';
+// Seed wording (email-changed, mfa-disabled), fixed by the seed. SpamAssassin's TVD_PH_SEC reads
+// "your … account … security" as phishing: no other template uses it.
+const SEED_REVIEW_SECURITY = 'If you did not make this change, review your account security.';
 const signInDetails = (name: string, heading: string, timeKey: string, timeLabel: string) =>
   detailsTable(name, heading, [
     [timeKey, timeLabel, 'date-time'],
@@ -46,11 +49,11 @@ export const authTemplates: TemplateDefinition[] = [
       ['newEmail', 'New email', 'email'],
     ]),
     button: { label: 'Review account' },
-    footerNote: REVIEW_SECURITY,
+    footerNote: SEED_REVIEW_SECURITY,
   }),
   defineTemplate('auth', 'email-change-requested', 'security', 'Sent to confirm a new email address', {
     subject: 'Confirm your new email address',
-    preheader: 'Confirm this address to finish changing your account email.',
+    preheader: 'One click moves your {{projectName}} sign-in email to this address.',
     heading: 'Confirm your new email address',
     intro:
       'Someone asked to use this address for an account on {{projectName}}. Confirm it to finish the change.',
@@ -85,7 +88,7 @@ export const authTemplates: TemplateDefinition[] = [
     details: signInDetails('securityDetails', 'Security details', 'disabledAt', 'Disabled'),
     notice: 'Your account may be less protected without multi-factor authentication.',
     button: { label: 'Review account' },
-    footerNote: REVIEW_SECURITY,
+    footerNote: SEED_REVIEW_SECURITY,
   }),
   defineTemplate('auth', 'mfa-enabled', 'security', 'Sent when multi-factor authentication is turned on', {
     subject: 'Multi-factor authentication enabled',
@@ -95,7 +98,8 @@ export const authTemplates: TemplateDefinition[] = [
       'Multi-factor authentication is now on for your account. You will be asked for a second step when you sign in.',
     details: signInDetails('securityDetails', 'Security details', 'enabledAt', 'Enabled'),
     button: { label: 'Review account' },
-    footerNote: REVIEW_SECURITY,
+    footerNote:
+      'If you did not turn this on, someone else may know your password: set a new one and contact {{projectName}} support.',
   }),
   defineTemplate(
     'auth',
@@ -110,7 +114,7 @@ export const authTemplates: TemplateDefinition[] = [
       details: signInDetails('signInDetails', 'Sign-in details', 'signedInAt', 'Time'),
       notice: 'If this was you, there is nothing to do.',
       button: { label: 'Review activity' },
-      footerNote: 'If this was not you, change your password and review your account security.',
+      footerNote: 'If this was not you, set a new password now and sign out of your other sessions.',
     },
   ),
   defineTemplate('auth', 'passkey-added', 'security', 'Sent when a passkey is added to an account', {
@@ -124,7 +128,8 @@ export const authTemplates: TemplateDefinition[] = [
       ['device', 'Device'],
     ]),
     button: { label: 'Manage passkeys' },
-    footerNote: REVIEW_SECURITY,
+    footerNote:
+      'If you did not add this passkey, remove it, set a new password and contact {{projectName}} support.',
   }),
   defineTemplate('auth', 'passkey-removed', 'security', 'Sent when a passkey is removed from an account', {
     subject: 'A passkey was removed from your account',
@@ -136,11 +141,11 @@ export const authTemplates: TemplateDefinition[] = [
       ['passkeyName', 'Name'],
     ]),
     button: { label: 'Manage passkeys' },
-    footerNote: REVIEW_SECURITY,
+    footerNote: NOT_YOU,
   }),
   defineTemplate('auth', 'password-changed', 'security', 'Sent when an account password is changed', {
     subject: 'Your password was changed',
-    preheader: 'The password for your account was changed.',
+    preheader: 'If you made this change, there is nothing else to do.',
     heading: 'Password changed',
     intro: 'The password for your account was changed.',
     details: signInDetails('changeDetails', 'Change details', 'changedAt', 'Changed'),
@@ -149,8 +154,8 @@ export const authTemplates: TemplateDefinition[] = [
   }),
   defineTemplate('auth', 'password-reset', 'security', 'Sent when a user asks to reset their password', {
     subject: 'Reset your password',
-    preheader: 'Use this link to choose a new password.',
-    heading: 'Reset your password',
+    preheader: 'The link inside works once and expires soon.',
+    heading: 'Choose a new password',
     intro:
       'We received a request to reset the password for your account. Use the button below to choose a new one.',
     securityNote: 'For security, this link will expire soon and can be used once.',
@@ -170,7 +175,8 @@ export const authTemplates: TemplateDefinition[] = [
       intro: 'New recovery codes were generated for your account. Your previous codes no longer work.',
       notice: 'Store your new codes somewhere safe. Each code can be used once.',
       button: { label: 'Review account' },
-      footerNote: REVIEW_SECURITY,
+      footerNote:
+        'If you did not generate these codes, set a new password now and contact {{projectName}} support.',
     },
   ),
   defineTemplate(
@@ -179,9 +185,9 @@ export const authTemplates: TemplateDefinition[] = [
     'security',
     'Sent when unusual account activity is detected',
     {
-      subject: 'Unusual activity on your account',
-      preheader: 'We noticed activity on your account that looks unusual.',
-      heading: 'Unusual activity detected',
+      subject: 'Please check recent activity on your {{projectName}} account',
+      preheader: 'Take a moment to check it, and act if it was not you.',
+      heading: 'Was this you?',
       intro: 'We noticed activity on your account that does not match your usual pattern.',
       details: detailsTable('activityDetails', 'Activity details', [
         ['detectedAt', 'Detected', 'date-time'],
@@ -203,13 +209,13 @@ export const authTemplates: TemplateDefinition[] = [
     code: true,
     securityNote: 'For security, this code will expire soon. Never share it with anyone.',
     footerNote:
-      'If you did not start this action, you can ignore this email and review your account security.',
+      'If you did not start this action, do not share the code: someone may know your password, so set a new one.',
   }),
   defineTemplate('auth', 'verify-email', 'security', 'Sent to verify an email address', {
     subject: 'Verify your email address',
-    preheader: 'Confirm your email address to finish setting up your account.',
+    preheader: 'One click and your {{projectName}} sign-up is complete.',
     heading: 'Verify your email address',
-    intro: 'Confirm that this is your email address to finish setting up your {{projectName}} account.',
+    intro: 'Confirm that this is your email address to finish signing up for {{projectName}}.',
     button: { label: 'Verify email address', isUrlRequired: true },
     footerNote: 'If you did not create an account, you can safely ignore this email.',
   }),

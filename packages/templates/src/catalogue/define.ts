@@ -36,9 +36,11 @@ export function fieldsFrom(copy: TemplateCopy): Field[] {
   return fields;
 }
 
+/** In field order: the code, a table with required keys, a button whose URL is required. */
 function requiredOf(copy: TemplateCopy): string[] {
   const required: string[] = [];
   if (copy.code) required.push('code');
+  if (copy.details && copy.details.required.length > 0) required.push(copy.details.name);
   if (copy.button?.isUrlRequired) required.push('actionButton');
   return required;
 }

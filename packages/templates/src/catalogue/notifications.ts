@@ -5,7 +5,7 @@ import { defineTemplate } from './define.js';
 export const notificationTemplates: TemplateDefinition[] = [
   defineTemplate('notifications', 'mention', 'notification', 'Sent when someone mentions the recipient', {
     subject: 'You were mentioned',
-    preheader: 'Someone mentioned you in a conversation.',
+    preheader: 'Open the conversation to read it and reply.',
     heading: 'You were mentioned',
     intro: 'Someone mentioned you in a conversation.',
     notice: '',
@@ -13,7 +13,7 @@ export const notificationTemplates: TemplateDefinition[] = [
   }),
   defineTemplate('notifications', 'comment-reply', 'notification', 'Sent when someone replies to a comment', {
     subject: 'New reply to your comment',
-    preheader: 'Someone replied to your comment.',
+    preheader: 'Open the thread to read the reply and answer it.',
     heading: 'New reply',
     intro: 'Someone replied to your comment.',
     notice: '',
@@ -26,20 +26,25 @@ export const notificationTemplates: TemplateDefinition[] = [
     'Sent when a task is assigned to the recipient',
     {
       subject: 'A task was assigned to you',
-      preheader: 'You have a new task.',
+      preheader: 'Open it to see the details and get started.',
       heading: 'New task assigned',
       intro: 'A task was assigned to you.',
-      details: detailsTable('taskDetails', 'Task details', [
-        ['title', 'Task'],
-        ['assignedBy', 'Assigned by'],
-        ['dueAt', 'Due', 'date-time'],
-      ]),
+      details: detailsTable(
+        'taskDetails',
+        'Task details',
+        [
+          ['title', 'Task'],
+          ['assignedBy', 'Assigned by'],
+          ['dueAt', 'Due', 'date-time'],
+        ],
+        ['title'],
+      ),
       button: { label: 'View task' },
     },
   ),
   defineTemplate('notifications', 'reminder', 'notification', 'A reminder the recipient asked for', {
     subject: 'Reminder',
-    preheader: 'Here is the reminder you asked for.',
+    preheader: 'A nudge you set up for yourself.',
     heading: 'Reminder',
     intro: 'Here is the reminder you asked for.',
     details: detailsTable('reminderDetails', 'Reminder details', [
@@ -55,7 +60,7 @@ export const notificationTemplates: TemplateDefinition[] = [
     'Sent when an item is shared with the recipient',
     {
       subject: 'Something was shared with you',
-      preheader: 'You now have access to a shared item.',
+      preheader: 'Open it to see what was shared.',
       heading: 'Shared with you',
       intro: 'Something was shared with you.',
       details: detailsTable('shareDetails', 'Share details', [
@@ -63,7 +68,7 @@ export const notificationTemplates: TemplateDefinition[] = [
         ['sharedBy', 'Shared by'],
         ['permission', 'Access'],
       ]),
-      button: { label: 'Open item' },
+      button: { label: 'Open item', isUrlRequired: true },
     },
   ),
   defineTemplate(
@@ -73,7 +78,7 @@ export const notificationTemplates: TemplateDefinition[] = [
     'Sent when the recipient is asked to approve something',
     {
       subject: 'Your approval is requested',
-      preheader: 'Someone is waiting for your approval.',
+      preheader: 'Open the request to approve or decline it.',
       heading: 'Approval requested',
       intro: 'Someone asked for your approval.',
       details: detailsTable('requestDetails', 'Request details', [
@@ -81,12 +86,12 @@ export const notificationTemplates: TemplateDefinition[] = [
         ['requestedBy', 'Requested by'],
         ['dueAt', 'Respond by', 'date-time'],
       ]),
-      button: { label: 'Review request' },
+      button: { label: 'Review request', isUrlRequired: true },
     },
   ),
   defineTemplate('notifications', 'report-ready', 'notification', 'Sent when a scheduled report is ready', {
     subject: 'Your report is ready',
-    preheader: 'A report you scheduled is ready to view.',
+    preheader: 'Open it to see the figures for the period.',
     heading: 'Your report is ready',
     intro: 'A report you scheduled is ready to view.',
     details: detailsTable('reportDetails', 'Report details', [
@@ -94,7 +99,7 @@ export const notificationTemplates: TemplateDefinition[] = [
       ['period', 'Period'],
       ['generatedAt', 'Generated', 'date-time'],
     ]),
-    button: { label: 'View report' },
+    button: { label: 'View report', isUrlRequired: true },
   }),
   defineTemplate(
     'notifications',
@@ -103,7 +108,7 @@ export const notificationTemplates: TemplateDefinition[] = [
     'A summary of recent activity',
     {
       subject: 'Your activity summary',
-      preheader: 'Here is what happened while you were away.',
+      preheader: 'A quick look at what you may have missed.',
       heading: 'Your activity summary',
       intro: 'Here is what happened while you were away.',
       details: detailsTable('digestDetails', 'Summary', [
@@ -120,7 +125,7 @@ export const notificationTemplates: TemplateDefinition[] = [
         status: 'draft',
         copy: {
           subject: 'What you missed on {{projectName}}',
-          preheader: 'A summary of recent activity.',
+          preheader: 'The highlights since you last checked in.',
           heading: 'What you missed',
           intro: 'A short summary of what happened on {{projectName}}.',
           button: { label: 'Catch up' },

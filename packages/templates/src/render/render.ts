@@ -2,13 +2,47 @@
 // blocks. Each version is compiled once into a list of block renderers; a render only fills
 // escaped values into strings.
 import type { DetailsTableField, Field, TextRole } from '../blocks/types.js';
-import { isHttpUrl } from '../blocks/url.js';
+import { isHttpsUrl, isHttpUrl } from '../blocks/url.js';
 import type { RenderContext, RenderedMessage, TemplateVersion } from '../model.js';
+import { contrastRatio, MIN_TEXT_CONTRAST } from './contrast.js';
 import { escapeHtml, fillPlaceholders, formatDateTime, oneLine, type PlaceholderValues } from './escape.js';
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const DEFAULT_BRAND = '#2563eb';
 const BRAND_PATTERN = /^#[0-9a-fA-F]{6}$/;
+
+// Colours, with their WCAG contrast where text sits on them. Light: page #f3f4f6, card #ffffff;
+// dark (the <style> block): page #111827, card #1f2937. Every text colour reaches 4.5:1.
+//   light: heading #111827 17.7:1, body #374151 10.3:1, muted #6b7280 4.8:1 on the card;
+//          footer #4b5563 6.9:1 on the page; links in the brand colour (white on it ≥ 4.5:1,
+//          so it reaches 4.5:1 on the card too; the default #2563eb 5.2:1).
+//   dark:  text #f9fafb 14.1:1, muted #9ca3af 5.8:1 on the card and 7.0:1 on the page,
+//          links #93c5fd 8.1:1 (the brand colour is dark: it is chosen for white text on it).
+const FOOTER_COLOR = '#4b5563';
+const RULE_COLOR = '#e5e7eb';
+const DARK_STYLES =
+  '.bg{background:#111827!important}.card{background:#1f2937!important}' +
+  '.fg{color:#f9fafb!important}.muted{color:#9ca3af!important}.link{color:#93c5fd!important}' +
+  '.rule{border-color:#374151!important}' +
+  '.code{background:#111827!important;color:#f9fafb!important;border-color:#374151!important}' +
+  '.notice{background:#422006!important;border-color:#f59e0b!important}' +
+  // A logo is drawn for the light page most mail is read on: in dark mode it sits on a light chip.
+  '.logo{background:#f9fafb!important;padding:4px 8px!important;border-radius:6px!important}';
+
+/** The project's colour when white button text on it is readable (4.5:1), else the default. */
+function brandColorOf(value: string | null | undefined): string {
+  return value && BRAND_PATTERN.test(value) && contrastRatio(value, '#ffffff') >= MIN_TEXT_CONTRAST
+    ? value
+    : DEFAULT_BRAND;
+}
+
+/** The postal address's lines: CR LF or LF separated, trimmed, blank lines dropped. */
+function addressLines(value: string | null | undefined): string[] {
+  return (value ?? '')
+    .split(/\r\n?|\n/)
+    .map((l) => oneLine(l))
+    .filter((l) => l !== '');
+}
 
 interface Values {
   data: Record<string, unknown>;
@@ -70,7 +104,7 @@ function buttonBlock(name: string): Block {
         `<td align="center" bgcolor="${brand}" style="border-radius:6px;background:${brand}">` +
         `<a href="${url}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:6px">${label}</a>` +
         `</td></tr></table>` +
-        `<p class="muted" style="margin:0 0 16px;font:13px/1.5 ${FONT};color:#6b7280">If the button does not work, copy this link into your browser:<br><a href="${url}" style="color:${brand};word-break:break-all">${url}</a></p>`
+        `<p class="muted" style="margin:0 0 16px;font:13px/1.5 ${FONT};color:#6b7280">If the button does not work, copy this link into your browser:<br><a class="link" href="${url}" style="color:${brand};word-break:break-all">${url}</a></p>`
       );
     },
     text: ({ data, ph }) => {
@@ -98,13 +132,13 @@ function detailsBlock(f: DetailsTableField): Block {
       const cells = rows
         .map(
           (r) =>
-            `<tr><td class="muted" style="padding:8px 12px 8px 0;border-top:1px solid #e5e7eb;font:14px/1.5 ${FONT};color:#6b7280;width:40%;vertical-align:top">${escapeHtml(r.label)}</td>` +
-            `<td class="fg" style="padding:8px 0;border-top:1px solid #e5e7eb;font:14px/1.5 ${FONT};color:#111827;word-break:break-word">${escapeHtml(r.value)}</td></tr>`,
+            `<tr><td class="muted rule" style="padding:8px 12px 8px 0;border-top:1px solid ${RULE_COLOR};font:14px/1.5 ${FONT};color:#6b7280;width:40%;vertical-align:top">${escapeHtml(r.label)}</td>` +
+            `<td class="fg rule" style="padding:8px 0;border-top:1px solid ${RULE_COLOR};font:14px/1.5 ${FONT};color:#111827;word-break:break-word">${escapeHtml(r.value)}</td></tr>`,
         )
         .join('');
       return (
-        `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px;border-collapse:collapse">` +
-        `<tr><td colspan="2" class="fg" style="padding:0 0 8px;font:600 15px/1.4 ${FONT};color:#111827">${escapeHtml(f.heading)}</td></tr>${cells}</table>`
+        `<h2 class="fg" style="margin:0 0 8px;font:600 15px/1.4 ${FONT};color:#111827">${escapeHtml(f.heading)}</h2>` +
+        `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px;border-collapse:collapse">${cells}</table>`
       );
     },
     text: ({ data }) => {
@@ -126,9 +160,9 @@ function blockFor(f: Field): Block | null {
       return detailsBlock(f);
     case 'url':
       return {
-        html: ({ data }) =>
+        html: ({ data, brand }) =>
           isHttpUrl(data[f.name])
-            ? `<p style="margin:0 0 16px"><a href="${escapeHtml(str(data[f.name]))}">${escapeHtml(f.label)}</a></p>`
+            ? `<p style="margin:0 0 16px;font:16px/1.6 ${FONT}"><a class="link" href="${escapeHtml(str(data[f.name]))}" style="color:${brand}">${escapeHtml(f.label)}</a></p>`
             : '',
         text: ({ data }) => (isHttpUrl(data[f.name]) ? `${f.label}: ${str(data[f.name])}` : ''),
       };
@@ -153,29 +187,38 @@ export function compileVersion(v: TemplateVersion): CompiledVersion {
       const ph: PlaceholderValues = {
         projectName: ctx.projectName,
         environmentName: ctx.environmentName,
-        supportEmail: ctx.supportEmail ?? '',
+        // A project without a support address: "contact {{supportEmail}}" reads "contact Acme support".
+        supportEmail: ctx.supportEmail || `${ctx.projectName} support`,
       };
-      const brand = ctx.brandColor && BRAND_PATTERN.test(ctx.brandColor) ? ctx.brandColor : DEFAULT_BRAND;
+      const brand = brandColorOf(ctx.brandColor);
       const values: Values = { data, ph, brand };
       const subject = oneLine(fillPlaceholders(str(data.subject), ph));
       const preheader = oneLine(fillPlaceholders(str(data.preheader), ph));
       const project = escapeHtml(ctx.projectName);
       const unsubscribe = isNotification && isHttpUrl(ctx.unsubscribeUrl) ? ctx.unsubscribeUrl : null;
+      const address = isNotification ? addressLines(ctx.postalAddress) : [];
 
-      const header =
-        ctx.logoUrl && isHttpUrl(ctx.logoUrl)
-          ? `<img src="${escapeHtml(ctx.logoUrl)}" alt="${project}" height="32" style="display:block;height:32px;border:0">`
-          : `<span class="fg" style="font:700 18px/1.3 ${FONT};color:#111827">${project}</span>`;
-      const footer: string[] = [`Sent by ${project}.`];
+      // width and height keep the logo's box when images are blocked, and its alt text shows there.
+      const header = isHttpsUrl(ctx.logoUrl)
+        ? `<img class="logo" src="${escapeHtml(ctx.logoUrl)}" alt="${project}" width="160" height="32" style="display:block;width:auto;max-width:160px;height:32px;border:0;font:700 18px/32px ${FONT};color:#111827">`
+        : `<span class="fg" style="font:700 18px/1.3 ${FONT};color:#111827;word-break:break-word">${project}</span>`;
+
+      const footerStyle = `margin:0 0 8px;font:13px/1.6 ${FONT};color:${FOOTER_COLOR}`;
+      const footerLink = (href: string, label: string) =>
+        `<a class="muted" href="${href}" style="color:${FOOTER_COLOR};text-decoration:underline">${label}</a>`;
+      let sentBy = `Sent by ${project}.`;
       if (ctx.supportEmail) {
         const s = escapeHtml(ctx.supportEmail);
-        footer.push(`Questions? <a class="muted" href="mailto:${s}" style="color:#6b7280">${s}</a>`);
+        sentBy += ` Questions? ${footerLink(`mailto:${s}`, s)}`;
       }
-      if (unsubscribe) {
+      const footer = [sentBy];
+      if (isNotification) {
         footer.push(
-          `You receive this because notifications are on for your ${project} account. <a class="muted" href="${escapeHtml(unsubscribe)}" style="color:#6b7280">Unsubscribe</a>`,
+          `You receive this because notifications are on for your ${project} account.` +
+            (unsubscribe ? ` ${footerLink(escapeHtml(unsubscribe), 'Unsubscribe')}` : ''),
         );
       }
+      if (address.length > 0) footer.push(address.map(escapeHtml).join('<br>'));
 
       const body = blocks.map((b) => b.html(values)).join('');
       const html =
@@ -184,24 +227,34 @@ export function compileVersion(v: TemplateVersion): CompiledVersion {
         `<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">` +
         `<title>${escapeHtml(subject)}</title>` +
         `<style>:root{color-scheme:light dark;supported-color-schemes:light dark}` +
-        `@media (prefers-color-scheme:dark){.bg{background:#111827!important}.card{background:#1f2937!important}` +
-        `.fg{color:#f9fafb!important}.muted{color:#d1d5db!important}.code{background:#374151!important;color:#f9fafb!important;border-color:#4b5563!important}` +
-        `.notice{background:#3b2f14!important}}` +
+        // iOS turns dates and addresses into blue links; they keep the colour of the text around them.
+        `a[x-apple-data-detectors]{color:inherit!important;text-decoration:none!important;font:inherit!important}` +
+        `@media (prefers-color-scheme:dark){${DARK_STYLES}}` +
         `@media (max-width:620px){.card{padding:24px 20px!important}}</style></head>` +
         `<body class="bg" style="margin:0;padding:0;background:#f3f4f6;-webkit-text-size-adjust:100%">` +
         `<div style="display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;mso-hide:all">${escapeHtml(preheader)}${PREHEADER_PAD}</div>` +
+        // Webmail drops <html> and <head>: this wrapper keeps the language and names the message for
+        // screen readers among the client's own interface.
+        `<div role="article" aria-roledescription="email" aria-label="${escapeHtml(subject)}" lang="en" dir="ltr">` +
         `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="bg" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">` +
         `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px">` +
         (isCompact ? '' : `<tr><td style="padding:0 4px 16px">${header}</td></tr>`) +
         `<tr><td class="card" style="background:#ffffff;border-radius:8px;padding:${cardPadding}${isCompact ? `;border-top:4px solid ${brand}` : ''}">${body}</td></tr>` +
-        `<tr><td class="muted" style="padding:16px 8px;font:12px/1.6 ${FONT};color:#6b7280">${footer.join('<br>')}</td></tr>` +
-        `</table></td></tr></table></body></html>`;
+        `<tr><td style="padding:20px 8px 16px">${footer.map((f) => `<p class="muted" style="${footerStyle}">${f}</p>`).join('')}</td></tr>` +
+        `</table></td></tr></table></div></body></html>`;
 
       const textParts = blocks.map((b) => b.text(values)).filter((t) => t !== '');
-      const textFooter = [`Sent by ${ctx.projectName}.`];
-      if (ctx.supportEmail) textFooter.push(`Questions? ${ctx.supportEmail}`);
-      if (unsubscribe) textFooter.push(`Unsubscribe: ${unsubscribe}`);
-      const text = `${textParts.join('\n\n')}\n\n--\n${textFooter.join('\n')}\n`;
+      // The footer's paragraphs, in the HTML's order, a blank line between them.
+      const sentByText = [`Sent by ${ctx.projectName}.`];
+      if (ctx.supportEmail) sentByText.push(`Questions? ${ctx.supportEmail}`);
+      const textFooter = [sentByText];
+      if (isNotification) {
+        const why = [`You receive this because notifications are on for your ${ctx.projectName} account.`];
+        if (unsubscribe) why.push(`Unsubscribe: ${unsubscribe}`);
+        textFooter.push(why);
+      }
+      if (address.length > 0) textFooter.push(address);
+      const text = `${textParts.join('\n\n')}\n\n--\n${textFooter.map((p) => p.join('\n')).join('\n\n')}\n`;
 
       return { subject, preheader, html, text };
     },
