@@ -158,7 +158,7 @@ async function main() {
               domainName: domain,
               keySelector: keyRow.dkim_selector!,
               privateKey: privateKey as unknown as string,
-              headerFieldNames: SIGNED_HEADERS,
+              headerFieldNames: SIGNED_HEADERS.join(':'),
             },
           });
         }
