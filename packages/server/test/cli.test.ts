@@ -119,6 +119,18 @@ describe('mailsvc admin', () => {
     expect(again.apiKey).not.toBe(out.apiKey);
   });
 
+  it('refuses to create an empty database where none is (the wrong MAILSVC_DATA_DIR), naming the fix', async () => {
+    const wrong = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-wrong-'));
+    // the embedded database's rule: on either backend's run, the command is given no DATABASE_URL
+    const { DATABASE_URL: _, ...env } = baseEnv(wrong);
+    const r = await run(['admin', 'tenants', 'list'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`no database in ${wrong}`);
+    expect(r.stderr).toContain('MAILSVC_DATA_DIR');
+    expect(fs.existsSync(path.join(wrong, 'pgdata'))).toBe(false);
+    fs.rmSync(wrong, { recursive: true, force: true });
+  });
+
   it('prints the usage for start, api and worker --help instead of starting them', async () => {
     const r = await run(
       ['worker', '--help'],

@@ -1,6 +1,8 @@
 // `mailsvc admin <group> <action>`: parses flags into a use-case's input, checks it against the
 // same JSON Schema the admin API uses, then runs it against the database, or, when a running
 // `mailsvc start` holds the embedded database, sends it to that server's /admin/v1.
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { loadConfig } from '../config.js';
@@ -251,6 +253,16 @@ export async function runAdmin(args: string[], io: Io): Promise<number> {
         throw new ApiError('invalid_admin_token', `No admin token in ${config.dataDir}/admin-token.`);
       result = await forwardAdminCommand(holder.adminUrl, token, parsed.name, parsed.input);
     } else {
+      // A data directory with no database is most often the wrong one (the server runs with another
+      // MAILSVC_DATA_DIR): say so instead of creating an empty database there. bootstrap makes one.
+      const pgdata = path.join(config.dataDir, 'pgdata');
+      if (!config.DATABASE_URL && parsed.name !== 'bootstrap' && !fs.existsSync(pgdata)) {
+        io.stderr(
+          `mailsvc admin: no database in ${config.dataDir} and no running \`mailsvc start\` there. ` +
+            'Run the command with the MAILSVC_DATA_DIR (or DATABASE_URL) the server uses, or create the database with `mailsvc migrate` or `mailsvc admin bootstrap`.',
+        );
+        return 1;
+      }
       const { openRuntime } = await import('../runtime.js');
       const runtime = await openRuntime(config, { command: `admin ${parsed.name.replace('.', ' ')}` });
       try {

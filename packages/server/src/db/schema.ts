@@ -44,6 +44,9 @@ export interface ProjectsTable extends SenderSettings {
   name: string;
   display_name: Nullable<string>;
   support_email: Nullable<string>;
+  brand_color: Nullable<string>;
+  logo_url: Nullable<string>;
+  postal_address: Nullable<string>;
   status: Generated<ActiveStatus>;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -15,7 +15,7 @@ import { buildMime } from './mime.js';
 import { nextAttemptAt } from './retry.js';
 import type { DeliveryOutcome, Transport } from './transports/transport.js';
 
-export interface DeliveryDeps extends Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'keys'> {
+export interface DeliveryDeps extends Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'keys' | 'metrics'> {
   transport: Transport;
   /** The DKIM key of a sending domain, or null when it has none. */
   dkimKeyFor(domain: string): Promise<DkimKey | null>;
@@ -157,6 +157,9 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
       projectName: m.projectName,
       environmentName: m.environmentName,
       supportEmail: m.supportEmail,
+      brandColor: m.brand.color,
+      logoUrl: m.brand.logoUrl,
+      postalAddress: m.brand.postalAddress,
       unsubscribeUrl: unsubscribe,
     });
   } catch (err) {
@@ -188,7 +191,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   try {
     const key = await deps.dkimKeyFor(m.sendingDomain);
     if (key) {
-      raw = await signMessage(raw, key);
+      raw = signMessage(raw, key);
       if (key.hasReturnPath) verifiedDomain = m.sendingDomain;
     }
   } catch (err) {
@@ -199,12 +202,22 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   }
 
   // send
+  const sendStarted = performance.now();
   const outcome = await deps.transport.send({
     messageId: m.id,
     envelope: { from: bounceAddress(deps, m.id, verifiedDomain), to: m.toEmail },
     raw,
-    meta: { templateId: m.templateId, subject: rendered.subject },
+    meta: {
+      templateId: m.templateId,
+      subject: rendered.subject,
+      tenantId: m.tenantId,
+      projectId: m.projectId,
+      environmentId: m.environmentId,
+      projectName: m.projectName,
+      ...(m.tenantName && { tenantName: m.tenantName }),
+    },
   });
+  deps.metrics.smtpSeconds.observe({ result: outcome.kind }, (performance.now() - sendStarted) / 1000);
   return afterSend(m, outcome, deps.clock.now(), deps.config.MAILSVC_RETRY_DELAYS);
 }
 
@@ -215,6 +228,7 @@ export async function deliverMessage(
 ): Promise<AttemptRecord['status']> {
   const now = deps.clock.now();
   const ending = await attempt(deps, m, now);
+  deps.metrics.deliveries.inc({ category: m.category, status: ending.status });
   const { eventDetails, ...fields } = ending;
   const recorded = await deps.record({
     ...fields,

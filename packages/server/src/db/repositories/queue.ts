@@ -26,7 +26,11 @@ export interface ClaimedMessage {
   expiresAt: Date;
   claimToken: string;
   projectName: string;
+  /** The tenant's name, for the dev inbox (nothing else uses it); null if its row is gone. */
+  tenantName: string | null;
   supportEmail: string | null;
+  /** The project's brand (projects.brand_color, logo_url, postal_address). */
+  brand: { color: string | null; logoUrl: string | null; postalAddress: string | null };
   environmentName: string;
   /** The recipient's state when the message was claimed (the re-check before the attempt). */
   recipient: RecipientState | null;
@@ -52,7 +56,11 @@ interface ClaimRow {
   expires_at: Date;
   claim_token: string;
   project_name: string;
+  tenant_name: string | null;
   support_email: string | null;
+  brand_color: string | null;
+  logo_url: string | null;
+  postal_address: string | null;
   environment_name: string;
   recipient: { [K in keyof RecipientState]: string | null } | null;
   contact: PlaceholderContact | null;
@@ -109,6 +117,8 @@ export async function claimMessages(
                                       '{}'::jsonb)) END AS contact,
       m.attempts, m.expires_at, m.claim_token,
       COALESCE(p.display_name, p.name) AS project_name, p.support_email, e.name AS environment_name,
+      (SELECT t.name FROM tenants t WHERE t.id = m.tenant_id) AS tenant_name,
+      p.brand_color, p.logo_url, p.postal_address,
       (SELECT json_build_object(
           'unsubscribedAt', r.unsubscribed_at, 'resubscribedAt', r.resubscribed_at,
           'complainedAt', r.complained_at, 'cooldownUntil', r.cooldown_until,
@@ -134,7 +144,9 @@ export async function claimMessages(
     expiresAt: r.expires_at,
     claimToken: r.claim_token,
     projectName: r.project_name,
+    tenantName: r.tenant_name,
     supportEmail: r.support_email,
+    brand: { color: r.brand_color, logoUrl: r.logo_url, postalAddress: r.postal_address },
     environmentName: r.environment_name,
     recipient: toRecipientState(r.recipient),
     contact: r.contact,

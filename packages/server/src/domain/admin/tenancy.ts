@@ -9,6 +9,14 @@ import { DEFAULT_RATE_LIMIT } from '../auth/rate-limit.js';
 import type { Deps } from '../deps.js';
 import { checkDisplayName, parseEmail } from '../email.js';
 import { parseTimestamp } from '../timestamp.js';
+import {
+  type BrandInput,
+  brandColumns,
+  LOGO_URL_MAX_LENGTH,
+  MIN_BUTTON_CONTRAST,
+  POSTAL_ADDRESS_MAX_LENGTH,
+  POSTAL_ADDRESS_MAX_LINES,
+} from './brand.js';
 import { environmentRecord, planRecord, projectRecord, tenantRecord } from './records.js';
 import {
   type AdminIdPrefix,
@@ -312,16 +320,33 @@ const ProjectSettings = {
   ...SenderSettingsInput,
   displayName: Type.Optional(Type.String({ maxLength: 120 })),
   supportEmail: Type.Optional(OptionalEmail),
+  brandColor: Type.Optional(
+    Type.String({
+      maxLength: 7,
+      description: `#rrggbb; white button text on it must reach ${MIN_BUTTON_CONTRAST}:1; '' clears it`,
+    }),
+  ),
+  logoUrl: Type.Optional(
+    Type.String({ maxLength: LOGO_URL_MAX_LENGTH, description: "an https URL of the logo; '' clears it" }),
+  ),
+  postalAddress: Type.Optional(
+    Type.String({
+      maxLength: POSTAL_ADDRESS_MAX_LENGTH * 2,
+      description: `shown in notification footers; up to ${POSTAL_ADDRESS_MAX_LINES} lines, separated by line breaks, \\n or ' | '; '' clears it`,
+    }),
+  ),
 };
 
-function projectColumns(input: {
-  displayName?: string;
-  supportEmail?: string;
-  fromEmail?: string;
-  fromName?: string;
-  replyTo?: string;
-}) {
-  const cols: Record<string, string | null> = { ...senderColumns(input) };
+function projectColumns(
+  input: {
+    displayName?: string;
+    supportEmail?: string;
+    fromEmail?: string;
+    fromName?: string;
+    replyTo?: string;
+  } & BrandInput,
+) {
+  const cols: Record<string, string | null> = { ...senderColumns(input), ...brandColumns(input) };
   if (input.displayName !== undefined) {
     const problem = checkDisplayName(input.displayName);
     if (problem)
