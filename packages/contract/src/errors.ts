@@ -60,9 +60,21 @@ export const coreErrors = {
   },
   sending_domain_not_ready: { status: 403, description: 'The configured sending domain is not verified.' },
   from_domain_not_allowed: { status: 403, description: '`from` is not on the sending domain.' },
+  cross_site_request: {
+    status: 403,
+    description:
+      '(dev pages) A POST or DELETE to /dev/… came from a page of another origin (`Origin` or `Sec-Fetch-Site`); nothing was rendered, sent or deleted.',
+  },
   not_found: { status: 404, description: 'No such path, or (admin API) no such record.' },
-  project_not_found: { status: 404, description: "The key's project no longer exists." },
-  environment_not_found: { status: 404, description: "The key's environment no longer exists." },
+  project_not_found: {
+    status: 404,
+    description: "The key's project no longer exists, or (dev pages) no project has this id.",
+  },
+  environment_not_found: {
+    status: 404,
+    description:
+      "The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.",
+  },
   contact_not_found: {
     status: 404,
     description:

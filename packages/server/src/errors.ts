@@ -27,7 +27,8 @@ export class ApiError extends Error {
  * the HTTP layer and the admin API. A test checks that every code of the catalogue has a source.
  */
 export const OTHER_SOURCES: Partial<Record<ErrorCode, string>> = {
-  invalid_request: 'any request that is not well-formed HTTP or JSON; the admin API',
+  invalid_request:
+    'any request that is not well-formed HTTP or JSON; the admin API; the dev inbox API: a query parameter that is unknown, repeated, empty or malformed',
   not_found: 'any unknown path; the admin API: an unknown record',
   method_not_allowed: 'any known path, another method',
   request_timeout: 'any request that does not arrive in time',
@@ -35,9 +36,13 @@ export const OTHER_SOURCES: Partial<Record<ErrorCode, string>> = {
   payload_too_large: 'any POST over 256 KiB',
   unsupported_media_type: 'any POST that is not JSON',
   invalid_admin_token: 'the admin API',
+  message_not_found:
+    'the dev inbox API: `GET /dev/inbox/api/messages/:id` and `/latest`, `DELETE /dev/inbox/api/messages/:id` (no captured message with this id, or none matches yet)',
   conflict: 'the admin API',
   service_unavailable: 'any request while the database is away; `/readyz`',
   internal: 'any request',
+  cross_site_request:
+    'the dev pages: `POST /dev/templates/:id/render` and `/send`, `DELETE /dev/inbox/api/messages[/:id]`, from another origin',
 };
 
 /** The operations (by operationId) and other places that can answer a code. */

@@ -5,31 +5,25 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
 import { claimMessages, recordAttempt, recordAttempts } from '../src/db/repositories/queue.js';
-import { smtpTransport } from '../src/delivery/transports/smtp.js';
-import { DeliveryWorker } from '../src/delivery/worker.js';
+import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { newId } from '../src/ids.js';
 import { type RunningInbound, startInbound } from '../src/inbound/server.js';
 import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
-import { type Received, type SmtpSink, startSmtpSink } from './smtp-sink.js';
+import { type Received, type SmtpSink, startSinkWorker } from './smtp-sink.js';
 
 let h: Harness;
 let s: Scope;
 let sink: SmtpSink;
 let worker: DeliveryWorker;
-let transport: ReturnType<typeof smtpTransport>;
+let rig: Awaited<ReturnType<typeof startSinkWorker>>;
 let inbound: RunningInbound;
 let mailer: Transporter;
 
 beforeAll(async () => {
   h = await createHarness();
   s = await seedScope(h);
-  sink = await startSmtpSink();
-  transport = smtpTransport({ url: sink.url, poolSize: 1 });
-  worker = new DeliveryWorker(h.runtime.deps, transport, {
-    concurrency: 4,
-    leaseMs: 300_000,
-    pollMs: 3_600_000,
-  });
+  rig = await startSinkWorker(h.runtime.deps);
+  ({ sink, worker } = rig);
   inbound = await startInbound(h.runtime.deps, { port: 0, host: '127.0.0.1' });
   mailer = nodemailer.createTransport({
     host: '127.0.0.1',
@@ -41,9 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   mailer.close();
   await inbound.close();
-  await worker.stop();
-  await transport.close();
-  await sink.close();
+  await rig.close();
   await h.close();
 });
 

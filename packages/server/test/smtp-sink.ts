@@ -3,6 +3,8 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import { smtpTransport } from '../src/delivery/transports/smtp.js';
+import { DeliveryWorker } from '../src/delivery/worker.js';
 
 /** The answer to RCPT TO, except `data-soft`: RCPT is accepted, then the end of DATA gets 451 4.3.0. */
 export type Script = 'ok' | 'soft' | 'unknown-user' | 'policy' | 'drop' | 'slow' | 'data-soft';
@@ -116,5 +118,26 @@ export async function startSmtpSink(
       scripts.set(address.toLowerCase(), { answer, times });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The harness's deps delivering to a fresh sink: an SMTP transport (one connection) and a worker
+ * (4 slots, a 5-minute lease, a poll that never fires: tests call `worker.drain()`). `close()`
+ * stops them in the order a sink needs: worker, pooled connections, then the sink.
+ */
+export async function startSinkWorker(deps: ConstructorParameters<typeof DeliveryWorker>[0]) {
+  const sink = await startSmtpSink();
+  const transport = smtpTransport({ url: sink.url, poolSize: 1 });
+  const worker = new DeliveryWorker(deps, transport, { concurrency: 4, leaseMs: 300_000, pollMs: 3_600_000 });
+  return {
+    sink,
+    transport,
+    worker,
+    async close() {
+      await worker.stop();
+      await transport.close();
+      await sink.close();
+    },
   };
 }

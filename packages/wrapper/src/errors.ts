@@ -84,6 +84,8 @@ export const coreErrorHandling = {
   contact_not_found: 'failed',
   group_not_found: 'failed',
   job_not_found: 'failed',
+  // Nor the dev pages (`mailsvc start`, loopback only).
+  cross_site_request: 'failed',
   template_not_found: 'pass',
   template_version_not_found: 'pass',
   idempotency_key_reused: 'pass',

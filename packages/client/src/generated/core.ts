@@ -26,6 +26,7 @@ export interface CoreErrorStatus {
   sns_topic_not_registered: 403;
   sending_domain_not_ready: 403;
   from_domain_not_allowed: 403;
+  cross_site_request: 403;
   not_found: 404;
   project_not_found: 404;
   environment_not_found: 404;

@@ -10,6 +10,7 @@ import {
 import { apiKeyPolicy } from '../domain/auth/rate-limit.js';
 import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
+import { requireJsonContentType } from './json-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -108,11 +109,6 @@ export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string
         }
       });
     }
-    if (config.jsonBody && req.method === 'POST') {
-      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') {
-        throw new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
-      }
-    }
+    if (config.jsonBody && req.method === 'POST') requireJsonContentType(req.headers['content-type']);
   });
 }

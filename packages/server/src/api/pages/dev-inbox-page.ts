@@ -1,111 +1,400 @@
-// Pages of the dev inbox (/dev/inbox). Every value taken from a message is escaped; the HTML part
-// is shown only inside a sandboxed frame (empty sandbox: no scripts, no same-origin, no forms).
-import { escapeHtml } from '@mailsvc/templates';
+// Pages of the dev inbox (/dev/inbox). Every value taken from a message is escaped. The HTML part
+// is shown only inside a sandboxed frame that may open popups (its links, in a new tab) and
+// nothing else: no scripts, no same origin, no forms, no top navigation. The pages work without
+// JavaScript; /dev/inbox/app.js (same origin) adds live updates, delete buttons and local times.
+import { escapeHtml, FRAME_SANDBOX, frameDocument } from '@mailsvc/templates';
 import type { CapturedEntry } from '../../delivery/transports/capture.js';
-import { maskEmail } from '../../domain/email.js';
+import type { DkimCheck } from '../../dev-inbox/check-dkim.js';
+import type { InboxFilter } from '../../dev-inbox/inbox-query.js';
+import type { MimePart } from '../../dev-inbox/mime-parts.js';
+import type { InboxMessage, MessageFacts } from '../../dev-inbox/read-message.js';
 import { htmlDocument } from './html-document.js';
 
-export interface InboxMessageView {
-  messageId: string;
-  subject: string;
-  from: string;
-  to: string;
-  date: string;
-  html: string | null;
-  text: string | null;
-  headers: { name: string; value: string }[];
-  raw: string;
-}
+// The frame's sandbox and document are the gallery preview's too (@mailsvc/templates, preview-frame.ts).
+export { FRAME_SANDBOX };
 
 const STYLE = `
-:root { color-scheme: light dark; }
-body { margin: 0; padding: 1rem 1.5rem 3rem; font: 0.95rem/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-h1 { font-size: 1.35rem; margin: 0.5rem 0 1rem; }
-h2 { font-size: 1.05rem; margin: 2rem 0 0.5rem; }
+:root { color-scheme: light dark; --line: #8885; --soft: #8881; --accent: #2563eb; --danger: #b91c1c; }
+@media (prefers-color-scheme: dark) { :root { --accent: #93b4ff; --danger: #fca5a5; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 0.95rem/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; overflow-wrap: break-word; }
+a { color: var(--accent); }
+.bar { display: flex; gap: 1.25rem; align-items: center; padding: 0.6rem 1.5rem; border-bottom: 1px solid var(--line); }
+.bar nav { display: flex; flex-wrap: wrap; gap: 0.4rem 1.25rem; }
+.bar a { text-decoration: none; }
+.bar a[aria-current] { font-weight: 600; color: inherit; }
+main { padding: 1rem 1.5rem 3rem; max-width: 90rem; }
+h1 { font-size: 1.35rem; margin: 0.25rem 0 0.75rem; }
+h2 { font-size: 1.05rem; margin: 1.25rem 0 0.5rem; }
+.head { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: baseline; }
+.head h1 { margin-right: auto; }
+.muted { opacity: 0.72; }
+.live { font-size: 0.85rem; }
+.live::before { content: "● "; color: #16a34a; }
+.live.off::before { color: #d97706; }
+button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.75rem; border: 1px solid var(--line); border-radius: 0.35rem; background: var(--soft); color: inherit; cursor: pointer; text-decoration: none; display: inline-block; }
+button.danger { color: var(--danger); border-color: color-mix(in srgb, var(--danger) 45%, transparent); }
+button:hover, .button:hover { background: #8883; }
+[hidden] { display: none !important; }
+input, select { font: inherit; padding: 0.3rem 0.45rem; border: 1px solid var(--line); border-radius: 0.35rem; background: Canvas; color: CanvasText; min-width: 0; }
+.filters { display: flex; flex-wrap: wrap; gap: 0.5rem 0.75rem; align-items: end; margin: 0 0 1rem; padding: 0.75rem; border: 1px solid var(--line); border-radius: 0.5rem; }
+.filters label { display: grid; gap: 0.15rem; font-size: 0.85rem; flex: 1 1 12rem; }
+.filters .go { display: flex; gap: 0.5rem; align-items: center; }
+.chip { display: inline-flex; gap: 0.4rem; align-items: center; padding: 0.1rem 0.6rem; border: 1px solid var(--line); border-radius: 1rem; font-size: 0.85rem; margin: 0 0.5rem 0.75rem 0; }
+.chip a { text-decoration: none; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; vertical-align: top; padding: 0.4rem 0.6rem; border-bottom: 1px solid #8884; }
+th, td { text-align: left; vertical-align: top; padding: 0.45rem 0.6rem; border-bottom: 1px solid var(--line); }
 th { font-weight: 600; }
-td.nowrap, th.nowrap { white-space: nowrap; }
-pre { white-space: pre-wrap; word-break: break-all; padding: 0.75rem; border: 1px solid #8884; border-radius: 0.4rem; font-size: 0.85rem; max-height: 40rem; overflow: auto; }
-iframe { width: 100%; height: 42rem; border: 1px solid #8884; border-radius: 0.4rem; background: #fff; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }
-dt { font-weight: 600; }
-dd { margin: 0; word-break: break-word; }
-nav a { margin-right: 1rem; }
-.muted { opacity: 0.75; }
+.list thead th { font-size: 0.85rem; }
+.list td.when { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.list td.subject a { font-weight: 600; }
+.list td.actions { text-align: right; width: 1%; }
+.list td.actions button { font-size: 0.8rem; padding: 0.15rem 0.55rem; white-space: nowrap; }
+.list td.to { min-width: 12rem; }
+.list td.tenant .project, .list td.tenant .tenant-name { display: block; }
+.list td.tenant .id { display: block; max-width: 13rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.summary { margin: 0.6rem 0 0; font-size: 0.9rem; }
+.vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.list tr.fresh { animation: fresh 2s ease-out; }
+@keyframes fresh { from { background: color-mix(in srgb, var(--accent) 18%, transparent); } }
+.tag { display: inline-block; font-size: 0.78rem; padding: 0 0.45rem; border-radius: 0.3rem; background: var(--soft); border: 1px solid var(--line); white-space: nowrap; }
+.id { font: 0.78rem ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.meta { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25rem 1rem; margin: 0 0 1rem; }
+.meta dt { font-weight: 600; }
+.meta dd { margin: 0; }
+.code { font: 700 1.1rem ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: 0.08em; user-select: all; padding: 0 0.4rem; border: 1px dashed var(--line); border-radius: 0.3rem; margin-right: 0.4rem; }
+.actions-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0 0 1rem; }
+.tabs { display: flex; gap: 0.25rem; border-bottom: 1px solid var(--line); overflow-x: auto; margin: 0 0 1rem; }
+.tabs a { padding: 0.45rem 0.9rem; text-decoration: none; color: inherit; border: 1px solid transparent; border-bottom: 0; border-radius: 0.4rem 0.4rem 0 0; white-space: nowrap; }
+.tabs a:hover { background: var(--soft); }
+.panel { display: none; scroll-margin-top: 100vh; }
+.panel:target, .panels:not(:has(.panel:target)) > .panel:first-child { display: block; }
+body:not(:has(.panel:target)) .tabs a:first-child,
+body:has(#text:target) .tabs a[href="#text"], body:has(#headers:target) .tabs a[href="#headers"],
+body:has(#raw:target) .tabs a[href="#raw"], body:has(#checks:target) .tabs a[href="#checks"],
+body:has(#html:target) .tabs a[href="#html"] { border-color: var(--line); background: Canvas; margin-bottom: -1px; font-weight: 600; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; padding: 0.75rem; border: 1px solid var(--line); border-radius: 0.4rem; font-size: 0.85rem; max-height: 75vh; overflow: auto; }
+iframe { display: block; width: 100%; height: 75vh; min-height: 28rem; border: 1px solid var(--line); border-radius: 0.4rem; background: #fff; }
+.headers th { white-space: nowrap; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.85rem; font-weight: 600; }
+.headers td { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.85rem; word-break: break-all; }
+.checks { display: grid; grid-template-columns: 12rem minmax(0, 1fr); gap: 0; margin: 0; }
+.checks > dt, .checks > dd { padding: 0.6rem 0; border-bottom: 1px solid var(--line); margin: 0; }
+.checks > dt { font-weight: 600; padding-right: 1rem; }
+.checks ul, .checks ol { margin: 0.25rem 0 0; padding-left: 1.25rem; }
+.badge { display: inline-block; font-size: 0.8rem; font-weight: 700; padding: 0 0.5rem; border-radius: 0.3rem; margin-right: 0.4rem; text-transform: uppercase; letter-spacing: 0.03em; }
+.badge.pass { background: #dcfce7; color: #14532d; }
+.badge.fail { background: #fee2e2; color: #7f1d1d; }
+.badge.none { background: #fef3c7; color: #78350f; }
+.badge.na { background: #e5e7eb; color: #1f2937; }
+.notice { padding: 0.6rem 0.9rem; border: 1px solid var(--line); border-left: 4px solid #d97706; border-radius: 0.4rem; margin: 0 0 1rem; }
+@media (max-width: 40rem) {
+  .bar, main { padding-left: 1rem; padding-right: 1rem; }
+  .list thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .list, .list tbody { display: block; }
+  .list tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; grid-template-areas: "subject subject del" "to to del" "when tenant del"; gap: 0.1rem 0.75rem; padding: 0.6rem 0; border-bottom: 1px solid var(--line); }
+  .list td { display: block; padding: 0; border: 0; }
+  .list td.subject { grid-area: subject; }
+  .list td.to { grid-area: to; }
+  .list td.when { grid-area: when; font-size: 0.85rem; }
+  .list td.tenant { grid-area: tenant; font-size: 0.85rem; }
+  .list td.tenant::before { content: "· "; opacity: 0.72; }
+  .list td.tenant .id { display: none; }
+  .list td.tenant .project, .list td.tenant .tenant-name { display: inline; }
+  .list td.tenant .project + .tenant-name::before { content: " · "; opacity: 0.72; }
+  .list td.to { min-width: 0; }
+  .list td.actions { grid-area: del; align-self: center; width: auto; }
+  .meta { gap: 0.2rem 0.75rem; }
+  .tabs { gap: 0; }
+  .tabs a { flex: 1 1 auto; text-align: center; padding: 0.45rem 0.4rem; }
+  .headers tr { display: block; padding: 0.4rem 0; border-bottom: 1px solid var(--line); }
+  .headers th, .headers td { display: block; padding: 0; border: 0; }
+  .headers th { white-space: normal; }
+  .checks { grid-template-columns: minmax(0, 1fr); }
+  .checks > dt { border-bottom: 0; padding-bottom: 0; }
+  iframe { height: 70vh; }
+}
 `;
 
+const NAV = (current: 'inbox' | 'message') =>
+  `<header class="bar"><nav aria-label="Dev pages" class="bar-nav">` +
+  `<a href="/dev/inbox"${current === 'inbox' ? ' aria-current="page"' : ''}>${current === 'inbox' ? 'Inbox' : '← Inbox'}</a> ` +
+  `<a href="/dev/templates">Templates</a> ` +
+  `<a href="/dev/inbox/api/messages?limit=10">JSON API</a></nav></header>`;
+
 function page(title: string, body: string, head = ''): string {
-  return htmlDocument({ title, style: STYLE, body, head });
+  return htmlDocument({
+    title,
+    style: STYLE,
+    body,
+    head: `${head}<script src="/dev/inbox/app.js" defer></script>\n`,
+  });
 }
 
 const time = (iso: string) =>
-  `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace('Z', ' UTC'))}</time>`;
+  `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'))}</time>`;
 
-/** Newest first; refreshes itself every 5 seconds (a meta refresh: no script needed). */
-export function renderInboxListPage(entries: CapturedEntry[]): string {
-  const rows = entries
-    .map(
-      (e) => `<tr>
-<td class="nowrap">${time(e.capturedAt)}</td>
-<td>${escapeHtml(maskEmail(e.to))}</td>
-<td>${escapeHtml(e.templateId)}</td>
-<td><a href="/dev/inbox/${encodeURIComponent(e.messageId)}">${escapeHtml(e.subject || '(no subject)')}</a></td>
-</tr>`,
-    )
-    .join('\n');
-  const table =
-    entries.length === 0
-      ? '<p class="muted">No messages yet. Messages sent while the capture transport is in use appear here.</p>'
-      : `<table>
-<caption class="muted">Newest first, at most 200.</caption>
-<thead><tr><th scope="col" class="nowrap">Captured</th><th scope="col">To</th><th scope="col">Template</th><th scope="col">Subject</th></tr></thead>
+const messageUrl = (id: string) => `/dev/inbox/${encodeURIComponent(id)}`;
+
+function filterUrl(f: InboxFilter): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) if (v) params.set(k, v);
+  const qs = params.toString();
+  return qs ? `/dev/inbox?${qs}` : '/dev/inbox';
+}
+
+export interface InboxListView {
+  /** The matching messages, newest first, at most PAGE_LIMIT. */
+  entries: CapturedEntry[];
+  /** Whether more messages match than `entries` holds (the page stopped reading there). */
+  more: boolean;
+  /** How many messages the inbox holds (its index files). */
+  total: number;
+  filter: InboxFilter;
+  /** The values the filters can take: those of the newest messages. */
+  templates: string[];
+  /** Each id with its recorded names: `Demo (ten_…)`, or the id alone when none was recorded. */
+  tenants: { id: string; label: string }[];
+  projects: { id: string; label: string }[];
+}
+
+function option(value: string, label: string, selected: string | undefined): string {
+  const isSelected = selected !== undefined && selected.toLowerCase() === value.toLowerCase();
+  return `<option value="${escapeHtml(value)}"${isSelected ? ' selected' : ''}>${escapeHtml(label)}</option>`;
+}
+
+function filtersForm(v: InboxListView): string {
+  const f = v.filter;
+  const templates = [...v.templates];
+  if (f.template && !templates.some((t) => t.toLowerCase() === f.template!.toLowerCase()))
+    templates.unshift(f.template);
+  const withSelected = (choices: { id: string; label: string }[], selected: string | undefined) =>
+    selected && !choices.some((c) => c.id.toLowerCase() === selected.toLowerCase())
+      ? [{ id: selected, label: selected }, ...choices]
+      : choices;
+  const projects = withSelected(v.projects, f.project);
+  const tenants = withSelected(v.tenants, f.tenant);
+  const chip = f.to
+    ? `<p><span class="chip">To ${escapeHtml(f.to)} <a href="${escapeHtml(filterUrl({ ...f, to: undefined }))}" aria-label="Show every recipient">✕</a></span></p>`
+    : '';
+  return `<form class="filters" method="get" action="/dev/inbox" role="search" aria-label="Filter messages">
+${f.to ? `<input type="hidden" name="to" value="${escapeHtml(f.to)}">` : ''}
+<label>Recipient or subject<input type="search" name="q" value="${escapeHtml(f.q ?? '')}" placeholder="jane@ or login"></label>
+<label>Template<select name="template">${option('', 'Any template', f.template ?? '')}${templates.map((t) => option(t, t, f.template)).join('')}</select></label>
+<label>Project<select name="project">${option('', 'Any project', f.project ?? '')}${projects.map((p) => option(p.id, p.label, f.project)).join('')}</select></label>
+<label>Tenant<select name="tenant">${option('', 'Any tenant', f.tenant ?? '')}${tenants.map((t) => option(t.id, t.label, f.tenant)).join('')}</select></label>
+<span class="go"><button type="submit">Filter</button>${Object.keys(f).length > 0 ? '<a href="/dev/inbox">Clear</a>' : ''}</span>
+</form>
+${chip}`;
+}
+
+function listRow(e: CapturedEntry, filter: InboxFilter): string {
+  const subject = e.subject || '(no subject)';
+  // The project's name, a link to its messages; under it the tenant's name (its id when an older
+  // entry has none), a link to the tenant's messages, and its id (wide screens).
+  const project = e.projectId
+    ? `<span class="project"><span class="vh">Project: </span><a href="${escapeHtml(filterUrl({ ...filter, project: e.projectId }))}" title="Only messages of project ${escapeHtml(e.projectId)}">${escapeHtml(e.projectName ?? e.projectId)}</a></span>`
+    : '';
+  const tenant = e.tenantId
+    ? `<span class="tenant-name"><span class="muted">Tenant</span> <a href="${escapeHtml(filterUrl({ ...filter, tenant: e.tenantId }))}" title="Only messages of tenant ${escapeHtml(e.tenantId)}">${escapeHtml(e.tenantName ?? e.tenantId)}</a></span>${e.tenantName ? `<span class="id muted">${escapeHtml(e.tenantId)}</span>` : ''}`
+    : '';
+  const owner = project || tenant ? `${project}${tenant}` : '<span class="muted">no tenant recorded</span>';
+  return `<tr data-id="${escapeHtml(e.messageId)}">
+<td class="when">${time(e.capturedAt)}</td>
+<td class="to"><a href="${escapeHtml(filterUrl({ ...filter, to: e.to }))}" title="Only messages to this address">${escapeHtml(e.to)}</a></td>
+<td class="subject"><a href="${messageUrl(e.messageId)}">${escapeHtml(subject)}</a> <span class="tag">${escapeHtml(e.templateId)}</span></td>
+<td class="tenant">${owner}</td>
+<td class="actions"><button type="button" class="danger" data-delete="${escapeHtml(e.messageId)}" aria-label="Delete “${escapeHtml(subject)}” to ${escapeHtml(e.to)}" hidden>Delete</button></td>
+</tr>`;
+}
+
+/** Newest first. Without JavaScript it refreshes itself every 5 seconds; with it, on each change. */
+export function renderInboxListPage(v: InboxListView): string {
+  const isFiltered = Object.keys(v.filter).length > 0;
+  const summary = isFiltered
+    ? v.more
+      ? `More than ${v.entries.length} of ${v.total} match; the newest ${v.entries.length} are shown.`
+      : `${v.entries.length} of ${v.total} match.`
+    : v.total > v.entries.length
+      ? `The newest ${v.entries.length} of ${v.total}.`
+      : '';
+  const list =
+    v.entries.length === 0
+      ? `<p class="muted">${
+          v.total === 0
+            ? 'No messages yet. Messages delivered while the capture transport is in use appear here.'
+            : 'No message matches these filters.'
+        }</p>`
+      : `<table class="list">
+<caption class="vh">Captured messages, newest first</caption>
+<thead><tr><th scope="col">Received</th><th scope="col">To</th><th scope="col">Subject and template</th><th scope="col">Project and tenant</th><th scope="col"><span class="vh">Actions</span></th></tr></thead>
 <tbody>
-${rows}
+${v.entries.map((e) => listRow(e, v.filter)).join('\n')}
 </tbody>
-</table>`;
+</table>
+<p class="muted summary">Newest first.${summary ? ` ${summary}` : ''}</p>`;
   return page(
-    `Inbox (${entries.length})`,
-    `<nav><a href="/dev/inbox">Refresh</a><a href="/dev/inbox.json">JSON</a><a href="/dev/templates">Templates</a></nav>
-<main>
-<h1>Inbox (${entries.length})</h1>
-${table}
+    `Inbox (${v.total})`,
+    `${NAV('inbox')}
+<main data-page="list">
+<div class="head">
+<h1>Inbox <span class="muted" id="count">(${v.total})</span></h1>
+<span class="live" id="live" role="status" hidden></span>
+<button type="button" class="danger" data-delete-all hidden${v.total === 0 ? ' disabled' : ''}>Delete all</button>
+</div>
+${filtersForm(v)}
+<div id="messages">
+${list}
+</div>
 </main>`,
-    '<meta http-equiv="refresh" content="5">\n',
+    '<noscript><meta http-equiv="refresh" content="5"></noscript>\n',
   );
 }
 
-export function renderInboxMessagePage(m: InboxMessageView): string {
-  const id = encodeURIComponent(m.messageId);
+const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+
+function partTree(p: MimePart): string {
+  const children = p.children.length > 0 ? `<ul>${p.children.map((c) => partTree(c)).join('')}</ul>` : '';
+  return `<li><code>${escapeHtml(p.contentType)}</code> <span class="muted">${bytes(p.bytes)}</span>${children}</li>`;
+}
+
+const badge = (result: string) => {
+  const kind = result === 'pass' ? 'pass' : result === 'none' ? 'none' : result === 'n/a' ? 'na' : 'fail';
+  return `<span class="badge ${kind}">${escapeHtml(result === 'n/a' ? 'not applicable' : result)}</span>`;
+};
+
+function linkItem(l: { url: string; text: string }): string {
+  const isWeb = /^https?:\/\//i.test(l.url);
+  const url = isWeb
+    ? `<a href="${escapeHtml(l.url)}" target="_blank" rel="noopener noreferrer">${escapeHtml(l.url)}</a>`
+    : `<code>${escapeHtml(l.url)}</code>`;
+  return `<li>${l.text && l.text !== l.url ? `<strong>${escapeHtml(l.text)}</strong> → ` : ''}${url}</li>`;
+}
+
+export interface InboxMessagePageView {
+  message: InboxMessage;
+  facts: MessageFacts;
+  dkim: DkimCheck | { error: string };
+  /** The envelope sender (Return-Path) domain, for the SPF note. */
+  returnPathDomain: string | null;
+}
+
+function checksPanel(v: InboxMessagePageView): string {
+  const { facts, dkim, message: m } = v;
+  const dkimCell =
+    'error' in dkim
+      ? `${badge('temperror')} ${escapeHtml(dkim.error)}`
+      : `${badge(dkim.result)} ${escapeHtml(dkim.explanation)}${
+          dkim.signatures.length > 1 || (dkim.signatures[0] && dkim.signatures[0].signedHeaders.length > 0)
+            ? `<ul>${dkim.signatures
+                .map(
+                  (s) =>
+                    `<li>${badge(s.result)} d=${escapeHtml(s.domain)} s=${escapeHtml(s.selector)}; signs <code>${escapeHtml(s.signedHeaders.join(':'))}</code></li>`,
+                )
+                .join('')}</ul>`
+            : ''
+        }`;
+  const signed = 'error' in dkim ? [] : (dkim.signatures[0]?.signedHeaders ?? []);
+  const covered = (name: string) =>
+    signed.length === 0
+      ? ''
+      : signed.includes(name)
+        ? ' (covered by DKIM)'
+        : ' (<strong>not</strong> covered by DKIM)';
+  const oneClick = facts.listUnsubscribePost?.replace(/\s+/g, '') === 'List-Unsubscribe=One-Click';
+  const unsubscribe = `<ul>
+<li>List-Unsubscribe: ${facts.listUnsubscribe === null ? 'absent' : `present${covered('list-unsubscribe')}: <code>${escapeHtml(facts.listUnsubscribe)}</code>`}</li>
+<li>List-Unsubscribe-Post: ${facts.listUnsubscribePost === null ? 'absent' : `present${covered('list-unsubscribe-post')}: <code>${escapeHtml(facts.listUnsubscribePost)}</code>${oneClick ? '' : ' (not the RFC 8058 value List-Unsubscribe=One-Click)'}`}</li>
+</ul>
+<p class="muted" style="margin:0.25rem 0 0">Notification templates carry both (RFC 8058 one-click unsubscribe); security and transactional mail carries neither.</p>`;
+  const links =
+    m.links.length === 0 ? '<span class="muted">None.</span>' : `<ol>${m.links.map(linkItem).join('')}</ol>`;
+  return `<dl class="checks">
+<dt>DKIM</dt><dd>${dkimCell}</dd>
+<dt>SPF</dt><dd>${badge('n/a')} Checked by the receiving server against the address that connects to it and the envelope sender’s domain${v.returnPathDomain ? ` (<code>${escapeHtml(v.returnPathDomain)}</code>)` : ''}. A captured message never left this machine, so there is nothing to check here.</dd>
+<dt>One-click unsubscribe</dt><dd>${unsubscribe}</dd>
+<dt>Size</dt><dd>${bytes(facts.sizeBytes)}${facts.htmlBytes === null ? '' : `; HTML part ${bytes(facts.htmlBytes)} decoded${facts.htmlBytes > 102 * 1024 ? ' — <strong>over 102 KB: Gmail clips it</strong>' : ' (Gmail clips HTML over 102 KB)'}`}</dd>
+<dt>Parts</dt><dd>${facts.partCount} ${facts.partCount === 1 ? 'part' : 'parts'}<ul>${partTree(facts.parts)}</ul></dd>
+<dt>Links (${m.links.length})</dt><dd>${links}</dd>
+<dt>Codes</dt><dd>${m.codes.length === 0 ? '<span class="muted">None found (read from the code block only).</span>' : m.codes.map((c) => `<span class="code">${escapeHtml(c)}</span>`).join('')}</dd>
+</dl>`;
+}
+
+/** `Demo App · prj_…`, or the id alone when no name was recorded. */
+const named = (name: string | undefined, id: string) =>
+  `${name ? `${escapeHtml(name)} · ` : ''}<span class="id">${escapeHtml(id)}</span>`;
+
+export function renderInboxMessagePage(v: InboxMessagePageView): string {
+  const m = v.message;
+  const id = encodeURIComponent(m.id);
+  const subject = m.subject || '(no subject)';
+  const e = m.entry;
   const headers = m.headers
-    .map(
-      (h) =>
-        `<tr><th scope="row" class="nowrap">${escapeHtml(h.name)}</th><td>${escapeHtml(h.value)}</td></tr>`,
-    )
+    .map((h) => `<tr><th scope="row">${escapeHtml(h.name)}</th><td>${escapeHtml(h.value)}</td></tr>`)
     .join('\n');
+  const meta = [
+    ['From', escapeHtml(m.from)],
+    ['To', escapeHtml(m.to)],
+    ...(m.toHeader && m.toHeader.toLowerCase() !== m.to.toLowerCase()
+      ? [['To header', escapeHtml(m.toHeader)]]
+      : []),
+    ['Received', m.capturedAt ? time(m.capturedAt) : escapeHtml(m.date)],
+    ...(e ? [['Template', `<span class="tag">${escapeHtml(e.templateId)}</span>`]] : []),
+    ...(e?.projectId ? [['Project', named(e.projectName, e.projectId)]] : []),
+    ...(e?.tenantId ? [['Tenant', named(e.tenantName, e.tenantId)]] : []),
+    ...(m.codes.length > 0
+      ? [
+          [
+            m.codes.length === 1 ? 'Code' : 'Codes',
+            m.codes.map((c) => `<span class="code">${escapeHtml(c)}</span>`).join(''),
+          ],
+        ]
+      : []),
+    ['Message', `<span class="id">${escapeHtml(m.id)}</span>`],
+  ]
+    .map(([dt, dd]) => `<dt>${dt}</dt><dd>${dd}</dd>`)
+    .join('\n');
+  const frame =
+    m.html === null
+      ? '<p class="muted">No HTML part.</p>'
+      : `<iframe sandbox="${FRAME_SANDBOX}" title="HTML part of the message" srcdoc="${escapeHtml(frameDocument(m.html))}"></iframe>`;
   return page(
-    m.subject || '(no subject)',
-    `<nav><a href="/dev/inbox">← Inbox</a><a href="/dev/inbox/${id}/raw" download="${id}.eml">Download .eml</a></nav>
-<main>
-<h1>${escapeHtml(m.subject || '(no subject)')}</h1>
-<dl>
-<dt>From</dt><dd>${escapeHtml(m.from)}</dd>
-<dt>To</dt><dd>${escapeHtml(m.to)}</dd>
-<dt>Date</dt><dd>${escapeHtml(m.date)}</dd>
-<dt>Message</dt><dd>${escapeHtml(m.messageId)}</dd>
+    subject,
+    `${NAV('message')}
+<main data-page="message" data-id="${escapeHtml(m.id)}">
+<p class="notice" id="gone" role="status" hidden>This message was deleted. <a href="/dev/inbox">Back to the inbox</a></p>
+<h1>${escapeHtml(subject)}</h1>
+<dl class="meta">
+${meta}
 </dl>
-<h2>HTML</h2>
-${m.html === null ? '<p class="muted">No HTML part.</p>' : `<iframe sandbox="" title="HTML part of the message" srcdoc="${escapeHtml(m.html)}"></iframe>`}
-<h2>Text</h2>
+<div class="actions-row">
+<a class="button" href="/dev/inbox/${id}/raw" download="${id}.eml">Download .eml</a>
+<a class="button" href="/dev/inbox/api/messages/${id}">JSON</a>
+<button type="button" class="danger" data-delete="${escapeHtml(m.id)}" data-then="/dev/inbox" hidden>Delete</button>
+</div>
+<nav class="tabs" aria-label="Views of the message">
+<a href="#html">HTML</a><a href="#text">Text</a><a href="#headers">Headers</a><a href="#raw">Raw</a><a href="#checks">Checks</a>
+</nav>
+<div class="panels">
+<section class="panel" id="html" aria-label="HTML part">
+${frame}
+</section>
+<section class="panel" id="text" aria-label="Text part">
 ${m.text === null ? '<p class="muted">No text part.</p>' : `<pre>${escapeHtml(m.text)}</pre>`}
-<h2>Headers</h2>
-<table>
+</section>
+<section class="panel" id="headers" aria-label="Headers">
+<table class="headers">
 <tbody>
 ${headers}
 </tbody>
 </table>
-<h2>Source</h2>
-<pre>${escapeHtml(m.raw)}</pre>
+</section>
+<section class="panel" id="raw" aria-label="Raw source">
+<pre>${escapeHtml(m.raw.toString('utf8'))}</pre>
+</section>
+<section class="panel" id="checks" aria-label="Checks">
+${checksPanel(v)}
+</section>
+</div>
 </main>`,
   );
 }
@@ -113,7 +402,7 @@ ${headers}
 export function renderInboxNotFoundPage(): string {
   return page(
     'Message not found',
-    `<nav><a href="/dev/inbox">← Inbox</a></nav>
-<main><h1>Message not found</h1><p>No captured message has this id.</p></main>`,
+    `${NAV('message')}
+<main><h1>Message not found</h1><p>No captured message has this id; it may have been deleted.</p></main>`,
   );
 }

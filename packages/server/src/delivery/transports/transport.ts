@@ -6,8 +6,16 @@ export interface OutgoingMessage {
   /** SMTP envelope: MAIL FROM is the VERP bounce address, RCPT TO the recipient. */
   envelope: { from: string; to: string };
   raw: Buffer;
-  /** For the capture transport's index (dev inbox). */
-  meta: { templateId: string; subject: string };
+  /** For the capture transport's index (dev inbox: its filters by template and tenant). */
+  meta: {
+    templateId: string;
+    subject: string;
+    tenantId?: string;
+    projectId?: string;
+    environmentId?: string;
+    projectName?: string;
+    tenantName?: string;
+  };
 }
 
 export type DeliveryOutcome =
