@@ -2,10 +2,27 @@
 
 export { BUTTON_LABEL_MAX } from './blocks/action-button.js';
 export type { DetailFormat, Field, JsonSchema } from './blocks/types.js';
-export { HTTP_URL_PATTERN, isHttpUrl } from './blocks/url.js';
+export { HTTP_URL_PATTERN, isHttpsUrl, isHttpUrl } from './blocks/url.js';
 export { templates } from './catalogue/index.js';
 export { toFieldErrors } from './field-errors.js';
-export { renderGalleryPage } from './gallery.js';
+export {
+  type ColorScheme,
+  defaultGalleryVersion,
+  type FieldRow,
+  fieldRows,
+  findGalleryVersion,
+  GALLERY_CONTEXT,
+  type GalleryRender,
+  galleryScript,
+  matchesQuery,
+  type PreviewView,
+  type PreviewWidth,
+  renderGalleryIndexPage,
+  renderGalleryNotFoundPage,
+  renderGalleryPreview,
+  renderTemplatePage,
+  withColorScheme,
+} from './gallery.js';
 export type {
   FieldError,
   RenderContext,
@@ -15,6 +32,7 @@ export type {
   TemplateVersion,
 } from './model.js';
 export { TemplateNotFoundError, TemplateVersionNotFoundError } from './model.js';
+export { FRAME_SANDBOX, frameDocument } from './preview-frame.js';
 export {
   getFixture,
   getTemplate,
@@ -27,5 +45,6 @@ export {
   validate,
   validateTemplateData,
 } from './registry.js';
+export { contrastRatio, MIN_TEXT_CONTRAST } from './render/contrast.js';
 export { escapeHtml, oneLine } from './render/escape.js';
 export type { ValidationResult } from './schema.js';

@@ -126,7 +126,8 @@ export function effectiveAccessStatus(
   return status;
 }
 
-function toAuthContext(row: KeyScopeRow, now: Date): AuthContext {
+/** The caller of a key found by id (authentication already done, or not needed: the dev gallery). */
+export function toAuthContext(row: KeyScopeRow, now: Date): AuthContext {
   return {
     keyId: row.keyId,
     tenantId: row.tenantId,

@@ -1,0 +1,20 @@
+// The dev pages as `mailsvc start` serves them (cli/serve.ts): the gallery, with its send route
+// only where devPagesFor allows it, and the dev inbox.
+import type { FastifyInstance } from 'fastify';
+import { inboxDir } from '../../delivery/transports/capture.js';
+import type { Deps } from '../../domain/deps.js';
+import { devRoutes } from './dev.js';
+import type { DevPages } from './dev-access.js';
+import { devInboxRoutes } from './dev-inbox.js';
+
+/** The routes to add to the app (buildApp's extraRoutes) for these pages. */
+export function devPageRoutes(deps: Deps, pages: DevPages): ((app: FastifyInstance) => void)[] {
+  return [
+    ...(pages.templates
+      ? [(a: FastifyInstance) => devRoutes(a, deps, pages.gallerySend && { send: pages.gallerySend })]
+      : []),
+    ...(pages.inbox
+      ? [(a: FastifyInstance) => devInboxRoutes(a, { dir: inboxDir(deps.config.dataDir), db: deps.db })]
+      : []),
+  ];
+}
