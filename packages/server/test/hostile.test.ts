@@ -80,7 +80,12 @@ beforeAll(async () => {
   const dir = inboxDir(h.dataDir);
   app = await buildApp(h.runtime.deps, {
     adminToken: ADMIN_TOKEN,
-    extraRoutes: [(a) => devRoutes(a), (a) => devInboxRoutes(a, { dir })],
+    // The gallery with its send route (as on the embedded database), so that its methods and
+    // bodies are covered too; the corpus never sends through it (another origin, or no project).
+    extraRoutes: [
+      (a) => devRoutes(a, h.runtime.deps, { send: { isOn: true } }),
+      (a) => devInboxRoutes(a, { dir }),
+    ],
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as net.AddressInfo).port;
@@ -1447,6 +1452,7 @@ function routes(): RouteSpec[] {
   return [
     { endpoint: 'GET /healthz', url: '/healthz', allowed: get, headers: {} },
     { endpoint: 'GET /readyz', url: '/readyz', allowed: get, headers: {} },
+    { endpoint: 'GET /metrics', url: '/metrics', allowed: get, headers: {} },
     { endpoint: 'GET /v1/quota', url: '/v1/quota', allowed: get, headers: bearer(s.apiKey) },
     {
       endpoint: 'POST /v1/send',
@@ -1503,6 +1509,22 @@ function routes(): RouteSpec[] {
       body: '{"hostile":true}',
     })),
     { endpoint: 'GET /dev/templates', url: '/dev/templates', allowed: get, headers: {}, isHtmlRoute: true },
+    {
+      endpoint: 'GET /dev/templates/:id',
+      url: '/dev/templates/login-code',
+      allowed: get,
+      headers: {},
+      isHtmlRoute: true,
+    },
+    { endpoint: 'GET /dev/templates/app.js', url: '/dev/templates/app.js', allowed: get, headers: {} },
+    // A cross-site Origin, so that an allowed POST is refused: nothing is rendered or sent.
+    ...['render', 'send'].map((action) => ({
+      endpoint: `POST /dev/templates/:id/${action}`,
+      url: `/dev/templates/login-code/${action}`,
+      allowed: ['POST'],
+      headers: { origin: 'http://attacker.example', ...json },
+      body: JSON.stringify({ data: { code: '1' }, to: 'jane@example.com' }),
+    })),
     { endpoint: 'GET /dev/inbox', url: '/dev/inbox', allowed: get, headers: {}, isHtmlRoute: true },
     { endpoint: 'GET /dev/inbox.json', url: '/dev/inbox.json', allowed: get, headers: {} },
     {
@@ -1518,6 +1540,27 @@ function routes(): RouteSpec[] {
       allowed: get,
       headers: {},
       isHtmlRoute: true,
+    },
+    { endpoint: 'GET /dev/inbox/app.js', url: '/dev/inbox/app.js', allowed: get, headers: {} },
+    // (GET /dev/inbox/events is a stream that does not end: dev-inbox.test.ts covers its methods.)
+    // A cross-site Origin, so that an allowed DELETE is refused and the captured message stays.
+    {
+      endpoint: 'GET|DELETE /dev/inbox/api/messages',
+      url: '/dev/inbox/api/messages',
+      allowed: [...get, 'DELETE'],
+      headers: { origin: 'http://attacker.example' },
+    },
+    {
+      endpoint: 'GET /dev/inbox/api/messages/latest',
+      url: '/dev/inbox/api/messages/latest',
+      allowed: get,
+      headers: {},
+    },
+    {
+      endpoint: 'GET|DELETE /dev/inbox/api/messages/:id',
+      url: `/dev/inbox/api/messages/${unknownId('msg')}`,
+      allowed: [...get, 'DELETE'],
+      headers: {},
     },
   ];
 }
@@ -1747,6 +1790,55 @@ describe('dev pages', () => {
           headers: {},
           isHtmlRoute: true,
         });
+    for (const [name, id] of [
+      ...ids,
+      ['a template id', 'login-code'],
+      ['a template id and a slash', 'login-code/'],
+    ])
+      requests.push({
+        endpoint: 'GET /dev/templates/:id',
+        name: `id: ${name}`,
+        method: 'GET',
+        url: `/dev/templates/${id}`,
+        headers: {},
+        isHtmlRoute: true,
+      });
+    // A project that is not a project id is not found (404 page), never looked up.
+    const pageQueries: [string, string, boolean][] = [
+      ['a NUL project', '?project=%00', true],
+      ['a project with a NUL', '?project=prj_x%00', true],
+      ['a 10 KB project', `?project=${'p'.repeat(10 * 1024)}`, true],
+      ['a 65-character project', `?project=${'p'.repeat(65)}`, true],
+      ['a project with a bidi override', '?project=%E2%80%AEprj_x', true],
+      ['a project in markup', '?project=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E', true],
+      ['SQL in the project', "?project=x'%20OR%20'1'%3D'1", true],
+      ['two projects', '?project=prj_a&project=prj_b', true],
+      ['project[] (another parameter: no project)', '?project[]=prj_a', false],
+      ['an unknown project', `?project=${unknownId('prj')}`, true],
+      ['an empty project (the example)', '?project=', false],
+      ['a NUL version', '?version=%00', true],
+      ['a version array', '?version[]=v1', false],
+      ['odd toolbar values', '?scheme=%00&width=-1&view[]=text', false],
+      ['__proto__', '?__proto__[project]=x&constructor[prototype][x]=1', false],
+    ];
+    for (const [name, query, mustRefuse] of pageQueries)
+      requests.push({
+        endpoint: 'GET /dev/templates/:id',
+        name: `query: ${name}`,
+        method: 'GET',
+        url: `/dev/templates/login-code${query}`,
+        headers: {},
+        mustRefuse,
+        isHtmlRoute: true,
+      });
+    for (const [name, id] of ids)
+      requests.push({
+        endpoint: 'GET /dev/inbox/api/messages/:id',
+        name: `id: ${name}`,
+        method: 'GET',
+        url: `/dev/inbox/api/messages/${id}`,
+        headers: {},
+      });
     const queries: [string, string][] = [
       ['/dev/templates', '?format=text'],
       ['/dev/templates', '?format[]=text'],
@@ -1758,6 +1850,14 @@ describe('dev pages', () => {
       ['/dev/inbox', '?%zz'],
       ['/dev/inbox.json', '?limit=100000000'],
       ['/dev/inbox.json', '?callback=alert'],
+      ['/dev/inbox/api/messages', '?limit=100000000'],
+      ['/dev/inbox/api/messages', '?limit=-1&__proto__[x]=1'],
+      ['/dev/inbox/api/messages', '?to[]=a&to[]=b'],
+      ['/dev/inbox/api/messages', '?since=%00'],
+      ['/dev/inbox/api/messages', `?to=${'q'.repeat(10 * 1024)}`],
+      ['/dev/inbox/api/messages/latest', '?to=%E2%80%AEjane%40example.com'],
+      ['/dev/inbox/api/messages/latest', '?constructor=1'],
+      ['/dev/inbox', '?to=%00&tenant[]=x&template=%3Cscript%3E'],
     ];
     for (const [path, query] of queries)
       requests.push({
@@ -1766,7 +1866,36 @@ describe('dev pages', () => {
         method: 'GET',
         url: `${path}${query}`,
         headers: {},
-        isHtmlRoute: path !== '/dev/inbox.json',
+        isHtmlRoute: path === '/dev/templates' || path === '/dev/inbox',
+      });
+    // The inbox API refuses these before it reads or deletes anything (an empty filter would match
+    // every message; the routes of one message take no parameter); any other path under
+    // /dev/inbox/api is an unknown path (JSON, not the HTML page of a message named "api").
+    const refused: [string, string, string][] = [
+      ['GET', '/dev/inbox/api/messages', '?to='],
+      ['GET', '/dev/inbox/api/messages/latest', '?tenant=%20'],
+      ['GET', '/dev/inbox/api/messages/latest', '?project=&template='],
+      ['GET', `/dev/inbox/api/messages/${capturedId}`, '?x=1'],
+      ['DELETE', '/dev/inbox/api/messages', '?to='],
+      ['DELETE', '/dev/inbox/api/messages', '?project=a&project=b'],
+      ['DELETE', '/dev/inbox/api/messages', '?limit=1'],
+      ['DELETE', '/dev/inbox/api/messages', '?since=%00'],
+      ['DELETE', '/dev/inbox/api/messages', '?__proto__[to]=x'],
+      ['DELETE', `/dev/inbox/api/messages/${unknownId('msg')}`, '?to=jane%40example.com'],
+      ['GET', '/dev/inbox/api', ''],
+      ['GET', '/dev/inbox/api/', '?to='],
+      ['GET', '/dev/inbox/api/raw', ''],
+      ['DELETE', '/dev/inbox/api', ''],
+      ['POST', '/dev/inbox/api/messages/x/y', ''],
+    ];
+    for (const [method, path, query] of refused)
+      requests.push({
+        endpoint: `${method} ${path.replace(capturedId, ':id')}`,
+        name: `query ${query.slice(0, 40)}`,
+        method,
+        url: `${path}${query}`,
+        headers: {},
+        mustRefuse: true,
       });
     // Served only to requests addressed to a loopback name (DNS rebinding): every other Host is refused.
     const hosts: [string, string, boolean][] = [
@@ -1783,7 +1912,17 @@ describe('dev pages', () => {
       ['IPv6 loopback', '[::1]:3000', false],
     ];
     for (const [name, host, mustRefuse] of hosts)
-      for (const path of ['/dev/templates', '/dev/inbox', '/dev/inbox.json', `/dev/inbox/${capturedId}/raw`])
+      for (const path of [
+        '/dev/templates',
+        '/dev/templates/login-code',
+        '/dev/templates/app.js',
+        '/dev/inbox',
+        '/dev/inbox.json',
+        `/dev/inbox/${capturedId}/raw`,
+        '/dev/inbox/app.js',
+        '/dev/inbox/api/messages',
+        `/dev/inbox/api/messages/${capturedId}`,
+      ])
         requests.push({
           endpoint: `GET ${path.replace(capturedId, ':id')}`,
           name: `Host: ${name}`,
@@ -1791,9 +1930,61 @@ describe('dev pages', () => {
           url: path,
           headers: { host },
           mustRefuse,
-          isHtmlRoute: path !== '/dev/inbox.json',
+          isHtmlRoute:
+            path === '/dev/templates' ||
+            path === '/dev/templates/login-code' ||
+            path === '/dev/inbox' ||
+            path.endsWith('/raw'),
         });
     await expectEveryAnswerDocumented('dev pages', requests);
+  });
+
+  it("answers hostile bodies on the gallery's render and send routes with a documented 4xx (or a render), and sends nothing", async () => {
+    const json = { 'content-type': JSON_TYPE };
+    // Bodies of a project that does not exist: whatever else is wrong, nothing can be sent.
+    const noProject = unknownId('prj');
+    const renderBase = { data: { code: '482913' } };
+    const sendBase = { data: { code: '482913' }, to: 'jane@example.com', project: noProject };
+    // Every change to a project id is refused: 404 project_not_found (400 naming /project when
+    // PostgreSQL could not store it, or when it is not a string).
+    const projectField = (valid: string): FieldSpec[] => [
+      { pointer: '/project', kind: 'exact', valid, limits: [64], extra: IDENTIFIER_ATTACKS },
+    ];
+    const requests: HostileRequest[] = [];
+    for (const [action, base, project] of [
+      ['render', renderBase, s.projectId],
+      ['send', sendBase, s.projectId],
+    ] as const) {
+      const endpoint = `POST /dev/templates/:id/${action}`;
+      const url = `/dev/templates/login-code/${action}`;
+      const cases: BodyCase[] = [
+        ...structuralBodies({ ...base }, '/data'),
+        ...contentTypeBodies(base),
+        ...fieldBodies({ ...base, project }, projectField(project)),
+      ];
+      requests.push(...bodyRequests(endpoint, url, {}, cases));
+      // Hostile template ids.
+      for (const [name, id] of [
+        ['an unknown template', 'nope'],
+        ['a template id with markup', '%3Cscript%3E'],
+        ['a 10 KB template id', 't'.repeat(10 * 1024)],
+        ['an encoded NUL', 'login-code%00'],
+        ['__proto__', '__proto__'],
+      ])
+        requests.push({
+          endpoint,
+          name: `template id: ${name}`,
+          method: 'POST',
+          url: `/dev/templates/${id}/${action}`,
+          headers: json,
+          body: JSON.stringify(base),
+          mustRefuse: true,
+        });
+    }
+    const before = await h.runtime.deps.db.selectFrom('messages').select('id').execute();
+    await expectEveryAnswerDocumented('gallery bodies', requests);
+    const after = await h.runtime.deps.db.selectFrom('messages').select('id').execute();
+    expect(after.length, 'the gallery corpus sent nothing').toBe(before.length);
   });
 });
 

@@ -1,12 +1,9 @@
 import net from 'node:net';
 import type { RunningWrapper } from '@mailsvc/wrapper';
-import type { FastifyInstance } from 'fastify';
 import { buildApp, closeApp } from '../api/app.js';
-import { devRoutes } from '../api/routes/dev.js';
 import { devPagesFor } from '../api/routes/dev-access.js';
-import { devInboxRoutes } from '../api/routes/dev-inbox.js';
+import { devPageRoutes } from '../api/routes/dev-pages.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { inboxDir } from '../delivery/transports/capture.js';
 import { ensureDemo } from '../domain/admin/bootstrap.js';
 import { createKey } from '../domain/admin/keys-domains-usage.js';
 import { authenticate } from '../domain/auth/authenticate.js';
@@ -87,15 +84,10 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const runtime = await openRuntime(config, { command: mode, servesHttp: true });
   const { deps, database } = runtime;
   const adminToken = resolveAdminToken(config);
-  const devPages = devPagesFor(config, mode);
+  // The gallery sends only with the capture transport on the embedded database (dev-access.ts).
+  const devPages = devPagesFor(config, mode, database.kind);
   const hasInbox = devPages.inbox;
-  const app = await buildApp(deps, {
-    adminToken,
-    extraRoutes: [
-      ...(devPages.templates ? [(a: FastifyInstance) => devRoutes(a)] : []),
-      ...(hasInbox ? [(a: FastifyInstance) => devInboxRoutes(a, { dir: inboxDir(config.dataDir) })] : []),
-    ],
-  });
+  const app = await buildApp(deps, { adminToken, extraRoutes: devPageRoutes(deps, devPages) });
   const devKey = mode === 'start' ? await ensureDevKey(deps, config.dataDir) : undefined;
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -128,6 +120,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
           ]
       : []),
     `  Limits     ${await describeRateLimits(deps)}`,
+    `  Metrics    ${baseUrl}/metrics (${config.MAILSVC_METRICS_TOKEN ? 'bearer token' : 'this machine only'}; docs/operations.md)`,
   ];
   if (devKey) {
     lines.push(
