@@ -1,0 +1,189 @@
+// Screenshots of the dev inbox at 375 px and 1280 px, for a person to look at (not a test):
+//   npx tsx packages/server/quality/inbox-screenshots.ts [outDir]      (default /tmp/shots-inbox)
+// Starts `mailsvc start` on a temporary data directory and free ports, sends a few messages
+// through the API, then drives headless Chromium over the list and a message (each tab), and
+// checks on the way what a screenshot cannot show: no horizontal overflow, a link in the
+// message frame opens a new tab, the list updates itself when mail arrives, delete works.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../../templates/quality/chromium.js';
+
+const BIN = fileURLToPath(new URL('../bin/mailsvc.js', import.meta.url));
+const outDir = process.argv[2] ?? '/tmp/shots-inbox';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startService(dataDir: string): Promise<{ child: ChildProcess; base: string; apiKey: string }> {
+  const [port, wrapperPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [BIN, 'start'], {
+    env: {
+      ...process.env,
+      MAILSVC_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MAILSVC_WRAPPER_PORT: String(wrapperPort),
+      MAILSVC_INBOUND_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => {
+    output += c;
+  });
+  child.stderr!.on('data', (c) => {
+    output += c;
+  });
+  const started = Date.now();
+  while (!output.includes('Press Ctrl+C to stop.')) {
+    if (child.exitCode !== null || Date.now() - started > 120_000)
+      throw new Error(`mailsvc start did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const apiKey = /API key\s+(msk_\S+)/.exec(output)?.[1];
+  if (!apiKey) throw new Error(`no API key in the banner:\n${output}`);
+  return { child, base: `http://127.0.0.1:${port}`, apiKey };
+}
+
+async function send(base: string, apiKey: string, body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${base}/v1/send`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { messageId?: string };
+  if (!res.ok || !json.messageId) throw new Error(`send failed: ${res.status} ${JSON.stringify(json)}`);
+  return json.messageId;
+}
+
+/** Waits until the dev inbox API has the message (the worker delivers a moment after the accept). */
+async function captured(base: string, to: string): Promise<{ id: string; codes: string[] }> {
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${base}/dev/inbox/api/messages/latest?to=${encodeURIComponent(to)}`);
+    if (res.ok) return ((await res.json()) as { message: { id: string; codes: string[] } }).message;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing captured for ${to}`);
+}
+
+async function overflow(page: Page): Promise<string | null> {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  return scroll > width ? `page is ${scroll} px wide in a ${width} px viewport` : null;
+}
+
+const findings: string[] = [];
+const note = (line: string) => {
+  findings.push(line);
+  console.log(line);
+};
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-shots-'));
+fs.mkdirSync(outDir, { recursive: true });
+const { child, base, apiKey } = await startService(dataDir);
+const browser = await launchChromium('the inbox screenshot script');
+try {
+  await send(base, apiKey, {
+    templateId: 'welcome',
+    to: 'alexandria.montgomery-smythe@very-long-subdomain.example-company.co.uk',
+    data: {},
+  });
+  await send(base, apiKey, {
+    templateId: 'mention',
+    to: 'jane@example.com',
+    data: {
+      intro: 'Sam mentioned you in “Q3 plan”.',
+      actionButton: { label: 'Open the comment', url: 'https://app.example.com/c/42' },
+    },
+  });
+  await send(base, apiKey, { templateId: 'login-code', to: 'Jane@Example.com', data: { code: '482913' } });
+  const login = await captured(base, 'jane@example.com');
+  note(`login code read through the API: ${login.codes.join(', ')}`);
+
+  for (const width of [375, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: width < 600 ? 812 : 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+
+    await page.goto(`${base}/dev/inbox`);
+    await page.getByText('Live').waitFor();
+    await page.screenshot({ path: path.join(outDir, `list-${width}.png`), fullPage: true });
+    note(`${width}px list: ${(await overflow(page)) ?? 'no horizontal overflow'}`);
+
+    // Live update: a message sent while the page is open appears without a reload.
+    const to = `live-${width}@example.com`;
+    await send(base, apiKey, { templateId: 'verification-code', to, data: { code: `${width}-77` } });
+    await page.getByRole('link', { name: to }).waitFor({ timeout: 10_000 });
+    note(`${width}px list: a new message appeared live`);
+
+    await page.goto(`${base}/dev/inbox?tenant=${encodeURIComponent(await tenantOf(base))}`);
+    await page.screenshot({ path: path.join(outDir, `list-filtered-${width}.png`), fullPage: true });
+
+    await page.goto(`${base}/dev/inbox/${login.id}`);
+    await page.screenshot({ path: path.join(outDir, `message-html-${width}.png`), fullPage: true });
+    note(`${width}px message: ${(await overflow(page)) ?? 'no horizontal overflow'}`);
+    for (const tab of ['text', 'headers', 'raw', 'checks']) {
+      await page.getByRole('link', { name: tab[0]!.toUpperCase() + tab.slice(1), exact: true }).click();
+      await page.locator(`#${tab}`).waitFor({ state: 'visible' });
+      await page.screenshot({ path: path.join(outDir, `message-${tab}-${width}.png`), fullPage: true });
+      const problem = await overflow(page);
+      if (problem) note(`${width}px ${tab} tab: ${problem}`);
+    }
+
+    // A link in the sandboxed frame opens in a new tab.
+    const mentionId = await latestId(base, 'mention');
+    await page.goto(`${base}/dev/inbox/${mentionId}`);
+    const popup = context.waitForEvent('page', { timeout: 5000 }).catch(() => null);
+    await page.frameLocator('iframe').getByRole('link', { name: 'Open the comment' }).first().click();
+    const opened = await popup;
+    note(
+      `${width}px frame link: ${opened ? `opened a new tab (${opened.url()})` : 'did NOT open a new tab'}`,
+    );
+    await opened?.close();
+    await page.screenshot({ path: path.join(outDir, `message-mention-${width}.png`), fullPage: true });
+    await page.getByRole('link', { name: 'Checks', exact: true }).click();
+    await page.screenshot({ path: path.join(outDir, `message-mention-checks-${width}.png`), fullPage: true });
+
+    // Delete from the page (same-origin fetch with DELETE).
+    await page.goto(`${base}/dev/inbox/${await latestId(base, 'verification-code')}`);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(`${base}/dev/inbox`);
+    note(`${width}px delete: back on the list, ${await page.locator('tbody tr').count()} messages`);
+    if (errors.length > 0) note(`${width}px console errors: ${errors.join(' | ')}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+console.log(`\nscreenshots in ${outDir}`);
+
+async function latestId(base: string, template: string): Promise<string> {
+  const res = await fetch(`${base}/dev/inbox/api/messages/latest?template=${template}`);
+  return ((await res.json()) as { message: { id: string } }).message.id;
+}
+
+async function tenantOf(base: string): Promise<string> {
+  const res = await fetch(`${base}/dev/inbox/api/messages?limit=1`);
+  return ((await res.json()) as { messages: { tenantId: string }[] }).messages[0]!.tenantId;
+}
