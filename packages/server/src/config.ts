@@ -186,6 +186,17 @@ const spec = {
     parse: str({ minLength: 24 }),
     secret: true,
   },
+  MAILSVC_METRICS_TOKEN: {
+    description:
+      'Bearer token Prometheus sends to scrape GET /metrics (at least 24 characters). When unset, /metrics answers only clients on this machine (loopback): behind a reverse proxy on the same host, set the token or deny /metrics there.',
+    parse: str({ minLength: 24 }),
+    secret: true,
+  },
+  MAILSVC_METRICS_PORT: {
+    description:
+      '`mailsvc worker` only: port of a small HTTP server with GET /metrics (and /healthz) for the worker. Unset: none (the API and `mailsvc start` serve /metrics on their own port).',
+    parse: int(1, 65535),
+  },
   MAILSVC_AUTH_CACHE_TTL_MS: {
     description:
       'How long an API key lookup is cached per process. Bounds how long a revocation or status change takes to reach every replica (at most 5000).',
@@ -218,7 +229,7 @@ const spec = {
   },
   MAILSVC_DEV_PAGES: {
     description:
-      '`mailsvc start` only: the template gallery (/dev/templates) and, with the capture transport, the dev inbox (/dev/inbox, which shows every captured message in full). auto: on when HOST is a loopback address; on: also on another bind (a container). The pages answer only requests whose Host is a loopback name, which stops browsers on other sites (DNS rebinding) but not a client that can reach the port and sends Host: localhost itself: with on, publish the port on 127.0.0.1 only (docker run -p 127.0.0.1:3000:3000). off: never.',
+      '`mailsvc start` only: the template gallery (/dev/templates; its Send to dev inbox only with the capture transport on the embedded database) and, with the capture transport, the dev inbox (/dev/inbox, which shows every captured message in full). auto: on when HOST is a loopback address; on: also on another bind (a container). The pages answer only requests whose Host is a loopback name, which stops browsers on other sites (DNS rebinding) but not a client that can reach the port and sends Host: localhost itself: with on, publish the port on 127.0.0.1 only (docker run -p 127.0.0.1:3000:3000). off: never.',
     default: 'auto',
     parse: oneOf('auto', 'on', 'off'),
   },

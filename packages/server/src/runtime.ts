@@ -16,6 +16,7 @@ import { AuthFailureLimiter } from './domain/auth/rate-limit.js';
 import type { Deps, ServiceKeys } from './domain/deps.js';
 import { defaultSnsClient } from './domain/feedback/ingest-ses-event.js';
 import { createLogger } from './logger.js';
+import { createMetrics, type Metrics, registerDatabaseGauges } from './metrics.js';
 import { StartupError } from './startup-error.js';
 
 export interface Runtime {
@@ -64,18 +65,22 @@ export async function openRuntime(
   const rateLimits = opts.servesHttp
     ? createRateLimitStore(config.MAILSVC_REDIS_URL, log)
     : memoryRateLimitStore();
+  const clock = opts.clock ?? systemClock;
+  const metrics = createMetrics();
+  registerDatabaseGauges(metrics, database.db, database.pool, () => clock.now());
   const deps: Deps = {
     db: database.db,
     queue,
     keys,
-    clock: opts.clock ?? systemClock,
+    clock,
     config,
     log,
     keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
-    send: newSendBatchers(database, config.MAILSVC_DB_POOL_SIZE),
+    send: newSendBatchers(database, config.MAILSVC_DB_POOL_SIZE, metrics),
     rateLimits,
     authFailures: new AuthFailureLimiter(rateLimits, config.MAILSVC_AUTH_FAILURE_LIMIT_PER_MINUTE),
     sns: defaultSnsClient(),
+    metrics,
   };
   return {
     config,
@@ -97,7 +102,11 @@ export async function openRuntime(
  * PGlite shim has one connection, so one batch at a time there. A second API process gets its
  * own batchers: its batches are separate transactions, as they would be in another process.
  */
-export function newSendBatchers(database: Pick<DatabaseHandle, 'db' | 'kind'>, poolSize = 10): Deps['send'] {
+export function newSendBatchers(
+  database: Pick<DatabaseHandle, 'db' | 'kind'>,
+  poolSize = 10,
+  metrics?: Metrics,
+): Deps['send'] {
   const isEmbedded = database.kind === 'pglite';
   const accepts = isEmbedded ? 1 : Math.min(2, Math.max(1, poolSize - 1));
   // A failed batch is retried item by item unless the database is unreachable: one send the
@@ -112,6 +121,7 @@ export function newSendBatchers(database: Pick<DatabaseHandle, 'db' | 'kind'>, p
     accepts: new Batcher((items) => acceptMessages(database.db, items), {
       maxConcurrent: accepts,
       maxBatch: 100,
+      ...(metrics && { onBatch: (size: number) => metrics.batchSize.observe({ kind: 'accept' }, size) }),
       isolate,
     }),
   };

@@ -27,6 +27,7 @@ import { contactRoutes } from './routes/contacts.js';
 import { eventRoutes } from './routes/events.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recipientRoutes } from './routes/recipients.js';
 import { sendRoutes } from './routes/send.js';
@@ -193,6 +194,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await registerOpenApi(app, deps.config.MAILSVC_PUBLIC_URL);
 
   healthRoutes(app, deps);
+  metricsRoutes(app, deps.config, deps.metrics);
   quotaRoutes(app, deps);
   sendRoutes(app, deps);
   recipientRoutes(app, deps);

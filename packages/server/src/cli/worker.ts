@@ -76,6 +76,20 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
   };
 }
 
+/**
+ * `mailsvc worker`'s own GET /metrics and /healthz (MAILSVC_METRICS_PORT): the worker serves no
+ * API, so Prometheus scrapes it here, with the same access rule as the API's /metrics.
+ */
+async function startMetricsServer(deps: Deps, host: string, port: number) {
+  const { default: Fastify } = await import('fastify');
+  const { metricsRoutes } = await import('../api/routes/metrics.js');
+  const app = Fastify({ logger: false });
+  app.get('/healthz', async () => ({ ok: true }));
+  metricsRoutes(app, deps.config, deps.metrics);
+  const address = await app.listen({ host, port });
+  return { url: address, close: () => app.close() };
+}
+
 /** `mailsvc worker`: delivery only. Run as many as you like on one PostgreSQL. */
 export async function runWorker(_args: string[], io: Io): Promise<number> {
   const config = loadConfig();
@@ -90,6 +104,9 @@ export async function runWorker(_args: string[], io: Io): Promise<number> {
   const runtime = await openRuntime(config, { command: 'worker' });
   // Always PostgreSQL here (refused above otherwise): other workers may hold live leases.
   const delivery = await startDelivery(runtime.deps, { isSoleWorker: false });
+  const metricsServer = config.MAILSVC_METRICS_PORT
+    ? await startMetricsServer(runtime.deps, config.HOST, config.MAILSVC_METRICS_PORT)
+    : undefined;
   io.stdout(
     [
       '',
@@ -97,6 +114,7 @@ export async function runWorker(_args: string[], io: Io): Promise<number> {
       `  Database   ${runtime.database.location}`,
       `  Delivery   ${delivery.description}`,
       `  Slots      ${config.MAILSVC_WORKER_CONCURRENCY} messages at a time, lease ${config.MAILSVC_WORKER_LEASE_MS} ms`,
+      ...(metricsServer ? [`  Metrics    ${metricsServer.url}/metrics`] : []),
       '',
     ].join('\n'),
   );
@@ -106,6 +124,7 @@ export async function runWorker(_args: string[], io: Io): Promise<number> {
   });
   io.stdout('mailsvc worker: finishing the messages in flight…');
   await delivery.stop();
+  await metricsServer?.close();
   await runtime.close();
   return 0;
 }

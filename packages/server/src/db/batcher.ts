@@ -26,6 +26,8 @@ export interface BatcherOptions {
   maxBatch: number;
   /** Whether a failed batch of several items is retried item by item (default: never). */
   isolate?: (err: unknown) => boolean;
+  /** Told the size of every batch that starts (metrics). */
+  onBatch?: (size: number) => void;
 }
 
 export class Batcher<I, O> {
@@ -33,6 +35,7 @@ export class Batcher<I, O> {
   readonly #maxConcurrent: number;
   readonly #maxBatch: number;
   readonly #isolate: (err: unknown) => boolean;
+  readonly #onBatch: ((size: number) => void) | undefined;
   #pending: Pending<I, O>[] = [];
   #running = 0;
 
@@ -42,6 +45,7 @@ export class Batcher<I, O> {
     this.#maxConcurrent = Math.max(1, opts.maxConcurrent);
     this.#maxBatch = Math.max(1, opts.maxBatch);
     this.#isolate = opts.isolate ?? (() => false);
+    this.#onBatch = opts.onBatch;
   }
 
   /** Runs one item together with whatever else is pending; settles once its batch is done. */
@@ -55,6 +59,7 @@ export class Batcher<I, O> {
   #pump(): void {
     while (this.#running < this.#maxConcurrent && this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.#maxBatch);
+      this.#onBatch?.(batch.length);
       this.#running++;
       void this.#flush(batch).finally(() => {
         this.#running--;

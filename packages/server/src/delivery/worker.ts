@@ -15,6 +15,7 @@ import {
 import type { Deps } from '../domain/deps.js';
 import { type DeliveryDeps, deliverMessage } from './deliver-message.js';
 import { type DkimKey, parseDkimKey } from './dkim.js';
+import { ThroughputLog } from './throughput-log.js';
 import type { Transport } from './transports/transport.js';
 
 export interface WorkerOptions {
@@ -37,6 +38,7 @@ export class DeliveryWorker {
   private newsSeq = 0;
   private poll: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly throughput: ThroughputLog;
   /** Claim token → messages of that claim still being attempted; their leases are kept alive. */
   private readonly activeClaims = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
@@ -56,6 +58,7 @@ export class DeliveryWorker {
       maxConcurrent: 2,
       maxBatch: 100,
     });
+    this.throughput = new ThroughputLog(deps.log, () => this.inFlight);
     this.delivery = {
       ...deps,
       transport,
@@ -72,6 +75,7 @@ export class DeliveryWorker {
     this.isRunning = true;
     this.unsubscribe = this.deps.queue.subscribe(() => this.wake(true));
     this.poll = setInterval(() => this.wake(true), this.opts.pollMs);
+    this.throughput.start();
     // A slow relay must not let the lease of a message still queued in this process run out
     // (another worker would send it again): renew the leases of every claim in flight.
     this.heartbeat = setInterval(
@@ -102,6 +106,7 @@ export class DeliveryWorker {
     this.unsubscribe?.();
     while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
     clearInterval(this.heartbeat);
+    this.throughput.stop();
   }
 
   /** Tests with a movable clock: claim once, attempt everything claimed; the number attempted. */
@@ -170,13 +175,17 @@ export class DeliveryWorker {
       lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
       claimToken,
     });
-    if (batch.length > 0) this.activeClaims.set(claimToken, batch.length);
+    if (batch.length > 0) {
+      this.activeClaims.set(claimToken, batch.length);
+      this.deps.metrics.batchSize.observe({ kind: 'claim' }, batch.length);
+    }
     return batch;
   }
 
   private async attempt(m: Parameters<typeof deliverMessage>[1]): Promise<void> {
     try {
-      await deliverMessage(this.delivery, m);
+      const status = await deliverMessage(this.delivery, m);
+      this.throughput.count(status);
     } catch (err) {
       // The lease runs out and another attempt follows; nothing is lost.
       this.deps.log.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');

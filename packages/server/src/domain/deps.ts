@@ -6,6 +6,7 @@ import type { Batcher } from '../db/batcher.js';
 import type { AcceptItem, AcceptOutcome, SendContext, SendContextQuery } from '../db/repositories/send.js';
 import type { Db } from '../db/schema.js';
 import type { QueueSignal } from '../delivery/queue-signal.js';
+import type { Metrics } from '../metrics.js';
 import type { KeyLookupCache } from './auth/authenticate.js';
 import type { AuthFailureLimiter } from './auth/rate-limit.js';
 import type { SnsClient } from './feedback/ingest-ses-event.js';
@@ -34,6 +35,8 @@ export interface Deps {
   authFailures: AuthFailureLimiter;
   /** Amazon SNS for POST /v1/events/ses (certificates, subscription confirmations). */
   sns: SnsClient;
+  /** Prometheus metrics of this process (metrics.ts), served at GET /metrics. */
+  metrics: Metrics;
   /** POST /v1/send's reads and accepts, batched per process (db/batcher.ts, runtime.ts). */
   send: {
     reads: Batcher<SendContextQuery, SendContext>;
