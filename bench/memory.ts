@@ -1,0 +1,142 @@
+// Resident memory of `mailsvc start` on the embedded database, read from the OS (/proc/PID/status
+// VmRSS, not the heap): after start-up on an empty data directory, and after 10,000 sends have
+// been accepted and delivered to the capture inbox. Also PGlite alone, opened in memory with its
+// defaults, for scale. Linux only (it reads /proc).
+// Run: npx tsx bench/memory.ts   (BENCH_SENDS, default 10000)
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SENDS = Number(process.env.BENCH_SENDS ?? 10_000);
+const CONCURRENCY = 20;
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function pgliteAlone(): Promise<number> {
+  const script = `import { PGlite } from '@electric-sql/pglite';
+const db = await PGlite.create(); await db.query('select 1');
+console.log('ready'); setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: path.join(ROOT, 'packages/server'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) =>
+    child.stdout!.on('data', (d) => String(d).includes('ready') && resolve()),
+  );
+  await sleep(2000);
+  const mb = rssMb(child.pid!);
+  child.kill('SIGKILL');
+  return mb;
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-mem-'));
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, 'packages/server/bin/mailsvc.js'), 'start'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        MAILSVC_DATA_DIR: dataDir,
+        PORT: String(port),
+        MAILSVC_WRAPPER_PORT: String(port + 1),
+        MAILSVC_INBOUND_PORT: '0',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; !/Press Ctrl\+C/.test(out); i++) {
+    if (i > 600) throw new Error(`mailsvc start did not come up:\n${out}`);
+    await sleep(100);
+  }
+  const key = fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim();
+  // The demo plan's quota (3,000 a month) and rate limit (100/s) would stop or pace the sends.
+  const admin = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'packages/server/bin/mailsvc.js'),
+      'admin',
+      'plans',
+      'update',
+      '--id',
+      'demo',
+      '--monthly-limit',
+      String(SENDS * 10),
+      '--rate-limit-per-second',
+      '0',
+    ],
+    { cwd: ROOT, env: { ...process.env, MAILSVC_DATA_DIR: dataDir }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const code = await new Promise((r) => admin.once('exit', r));
+  if (code !== 0) throw new Error(`admin plans update exited ${code}`);
+  await sleep(3000);
+  const afterStart = rssMb(child.pid!);
+
+  let next = 0;
+  let peak = afterStart;
+  const started = performance.now();
+  const lane = async () => {
+    while (next < SENDS) {
+      const i = next++;
+      const res = await fetch(`${base}/v1/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          templateId: 'login-code',
+          to: `user${i}@example.com`,
+          data: { code: '482913' },
+        }),
+      });
+      if (res.status !== 200) throw new Error(`send ${i}: ${res.status} ${await res.text()}`);
+      if (i % 500 === 0) peak = Math.max(peak, rssMb(child.pid!));
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  const acceptSeconds = (performance.now() - started) / 1000;
+  // delivered when the inbox holds every message
+  const inbox = path.join(dataDir, 'inbox');
+  for (;;) {
+    const n = fs.existsSync(inbox) ? fs.readdirSync(inbox).filter((f) => f.endsWith('.eml')).length : 0;
+    peak = Math.max(peak, rssMb(child.pid!));
+    if (n >= SENDS) break;
+    await sleep(500);
+  }
+  const deliveredSeconds = (performance.now() - started) / 1000;
+  await sleep(3000);
+  const afterSends = rssMb(child.pid!);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  const alone = await pgliteAlone();
+  console.log(
+    `\nmailsvc start on the embedded database, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}`,
+  );
+  console.log('\n| measure | resident MB |\n|---|---|');
+  console.log(`| PGlite alone, in memory, defaults | ${alone} |`);
+  console.log(`| mailsvc start, after start-up (empty data directory) | ${afterStart} |`);
+  console.log(
+    `| mailsvc start, after ${SENDS.toLocaleString('en')} sends delivered (peak during: ${peak}) | ${afterSends} |`,
+  );
+  console.log(
+    `\n${SENDS} sends accepted in ${acceptSeconds.toFixed(1)} s (${Math.round(SENDS / acceptSeconds)}/s, ${CONCURRENCY} at a time), all captured after ${deliveredSeconds.toFixed(1)} s`,
+  );
+}
+
+await main();
