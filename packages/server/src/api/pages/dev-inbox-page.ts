@@ -91,13 +91,12 @@ iframe { display: block; width: 100%; height: 75vh; min-height: 28rem; border: 1
   .bar, main { padding-left: 1rem; padding-right: 1rem; }
   .list thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   .list, .list tbody { display: block; }
-  .list tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; grid-template-areas: "subject subject del" "to to del" "when tenant del"; gap: 0.1rem 0.75rem; padding: 0.6rem 0; border-bottom: 1px solid var(--line); }
+  .list tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; grid-template-areas: "subject del" "to del" "when del" "tenant del"; gap: 0.1rem 0.75rem; padding: 0.6rem 0; border-bottom: 1px solid var(--line); }
   .list td { display: block; padding: 0; border: 0; }
   .list td.subject { grid-area: subject; }
   .list td.to { grid-area: to; }
   .list td.when { grid-area: when; font-size: 0.85rem; }
   .list td.tenant { grid-area: tenant; font-size: 0.85rem; }
-  .list td.tenant::before { content: "· "; opacity: 0.72; }
   .list td.tenant .id { display: none; }
   .list td.tenant .project, .list td.tenant .tenant-name { display: inline; }
   .list td.tenant .project + .tenant-name::before { content: " · "; opacity: 0.72; }
