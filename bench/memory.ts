@@ -2,7 +2,10 @@
 // VmRSS, not the heap): after start-up on an empty data directory, and after 10,000 sends have
 // been accepted and delivered to the capture inbox. Also PGlite alone, opened in memory with its
 // defaults, for scale. Linux only (it reads /proc).
-// Run: npx tsx bench/memory.ts   (BENCH_SENDS, default 10000)
+// Each round runs `mailsvc start` twice, in turn: as `npm start` runs it (its node flags read from
+// package.json, shared_buffers 16 MB), and with node's default heap and
+// MAILSVC_PGLITE_SHARED_BUFFERS_MB=160 (PGlite's default) as the accept-speed baseline of the
+// same run. Run: npx tsx bench/memory.ts   (BENCH_SENDS, default 10000; BENCH_ROUNDS, default 4)
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SENDS = Number(process.env.BENCH_SENDS ?? 10_000);
 const CONCURRENCY = 20;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -38,12 +42,31 @@ console.log('ready'); setInterval(() => {}, 1000);`;
   return mb;
 }
 
-async function main() {
+interface StartFigures {
+  afterStart: number;
+  peak: number;
+  afterSends: number;
+  acceptPerSecond: number;
+  deliveredSeconds: number;
+}
+
+/** The node flags of `npm start` (package.json's start script). */
+function npmStartNodeFlags(): string[] {
+  const script = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+  const m = /^node ((?:--\S+ )*)packages\/server\/bin\/mailsvc\.js start$/.exec(script);
+  if (!m)
+    throw new Error(
+      `package.json's start script is not 'node [flags] packages/server/bin/mailsvc.js start': ${script}`,
+    );
+  return m[1]!.trim().split(' ').filter(Boolean);
+}
+
+async function measureStart(nodeFlags: string[], extraEnv: Record<string, string>): Promise<StartFigures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-mem-'));
   const port = 30_000 + Math.floor(Math.random() * 20_000);
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, 'packages/server/bin/mailsvc.js'), 'start'],
+    [...nodeFlags, path.join(ROOT, 'packages/server/bin/mailsvc.js'), 'start'],
     {
       cwd: ROOT,
       env: {
@@ -53,6 +76,7 @@ async function main() {
         MAILSVC_WRAPPER_PORT: String(port + 1),
         MAILSVC_INBOUND_PORT: '0',
         LOG_LEVEL: 'warn',
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -124,19 +148,60 @@ async function main() {
   await new Promise((r) => child.once('exit', r));
   fs.rmSync(dataDir, { recursive: true, force: true });
 
+  return { afterStart, peak, afterSends, acceptPerSecond: SENDS / acceptSeconds, deliveredSeconds };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return Math.round(s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2);
+};
+
+async function main() {
+  const flags = npmStartNodeFlags();
+  // BENCH_CONFIGS='[["name", ["--node-flag"], {"ENV": "value"}], …]' compares other settings.
+  const configs: [string, string[], Record<string, string>][] = process.env.BENCH_CONFIGS
+    ? JSON.parse(process.env.BENCH_CONFIGS)
+    : [
+        [`npm start (node ${flags.join(' ')}, shared_buffers 16 MB)`, flags, {}],
+        [
+          'node defaults, shared_buffers 160 MB (PGlite default)',
+          [],
+          { MAILSVC_PGLITE_SHARED_BUFFERS_MB: '160' },
+        ],
+      ];
+  const results = new Map<string, StartFigures[]>(configs.map(([name]) => [name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    // Alternate the order (ABBA…): whichever runs second in a round profits from a warmer machine.
+    for (const [name, nodeFlags, env] of round % 2 === 1 ? configs : [...configs].reverse()) {
+      const f = await measureStart(nodeFlags, env);
+      results.get(name)!.push(f);
+      console.log(
+        `round ${round}, ${name}: after start ${f.afterStart} MB, after ${SENDS} sends ${f.afterSends} MB (peak ${f.peak}), accept ${Math.round(f.acceptPerSecond)}/s, all captured after ${f.deliveredSeconds.toFixed(1)} s`,
+      );
+    }
+  }
   const alone = await pgliteAlone();
   console.log(
-    `\nmailsvc start on the embedded database, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}`,
+    `\nmailsvc start on the embedded database, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}, ${ROUNDS} rounds, medians; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
-  console.log('\n| measure | resident MB |\n|---|---|');
-  console.log(`| PGlite alone, in memory, defaults | ${alone} |`);
-  console.log(`| mailsvc start, after start-up (empty data directory) | ${afterStart} |`);
+  console.log(`\nPGlite alone, in memory, defaults: ${alone} MB resident\n`);
   console.log(
-    `| mailsvc start, after ${SENDS.toLocaleString('en')} sends delivered (peak during: ${peak}) | ${afterSends} |`,
+    `| configuration | after start-up MB | after ${SENDS.toLocaleString('en')} sends MB | peak MB | accepts/s |\n|---|---|---|---|---|`,
   );
-  console.log(
-    `\n${SENDS} sends accepted in ${acceptSeconds.toFixed(1)} s (${Math.round(SENDS / acceptSeconds)}/s, ${CONCURRENCY} at a time), all captured after ${deliveredSeconds.toFixed(1)} s`,
+  for (const [name] of configs) {
+    const rs = results.get(name)!;
+    console.log(
+      `| ${name} | ${median(rs.map((r) => r.afterStart))} | ${median(rs.map((r) => r.afterSends))} | ${median(rs.map((r) => r.peak))} | ${Math.round(median(rs.map((r) => r.acceptPerSecond)))} |`,
+    );
+  }
+  const [shipped, baseline] = configs.map(([name]) =>
+    median(results.get(name)!.map((r) => r.acceptPerSecond)),
   );
+  console.log(`\naccept speed as shipped / baseline: ${(shipped! / baseline!).toFixed(2)}`);
 }
 
 await main();

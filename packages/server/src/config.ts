@@ -89,6 +89,12 @@ const spec = {
     default: 10,
     parse: int(1, 200),
   },
+  MAILSVC_PGLITE_SHARED_BUFFERS_MB: {
+    description:
+      "Embedded database only (no DATABASE_URL): its PostgreSQL shared_buffers in MB, held in the memory of the mailsvc process. 16 keeps `mailsvc start` near 250 MB resident; raise it for a large local database (PostgreSQL's default is 128, PGlite's 160).",
+    default: 16,
+    parse: int(1, 1024),
+  },
   MAILSVC_PUBLIC_URL: {
     description: 'Public base URL of the API, used in links such as unsubscribe pages.',
     default: (c: Record<string, unknown>) =>

@@ -42,6 +42,7 @@ export async function openRuntime(
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,
     poolSize: config.MAILSVC_DB_POOL_SIZE,
+    pgliteSharedBuffersMb: config.MAILSVC_PGLITE_SHARED_BUFFERS_MB,
     command: opts.command,
     ...(opts.memory && { memory: opts.memory }),
   });

@@ -37,3 +37,34 @@ it.runIf(backend === 'pglite')(
     }
   },
 );
+
+it.runIf(backend === 'pglite')(
+  'creates a new data directory in a child process and opens it with small buffers, keeping its data across opens',
+  async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-initdb-'));
+    try {
+      const first = await openDatabase({ dataDir, command: 'test', pgliteSharedBuffersMb: 24 });
+      try {
+        expect(fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'))).toBe(true);
+        const { rows } = await first.pool.query<{ shared_buffers: string }>('SHOW shared_buffers');
+        expect(rows[0]!.shared_buffers).toBe('24MB');
+        await first.pool.query('CREATE TABLE kept (v text)');
+        await first.pool.query("INSERT INTO kept VALUES ('still here')");
+      } finally {
+        await first.close();
+      }
+      const second = await openDatabase({ dataDir, command: 'test' });
+      try {
+        const { rows } = await second.pool.query<{ v: string; shared_buffers: string }>(
+          'SELECT v, current_setting($1) AS shared_buffers FROM kept',
+          ['shared_buffers'],
+        );
+        expect(rows).toEqual([{ v: 'still here', shared_buffers: '16MB' }]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);

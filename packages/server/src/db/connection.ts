@@ -1,7 +1,10 @@
 // One pg.Pool-shaped interface for all code: a real pg Pool with DATABASE_URL, or embedded
 // PGlite (through its node-postgres shim) in the data directory.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
@@ -16,6 +19,34 @@ import type { Db } from './schema.js';
  * dump) is created with them.
  */
 export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/**
+ * PostgreSQL settings of the embedded database (`mailsvc start`), added to PGlite's own start
+ * parameters. Its defaults (shared_buffers 160 MB, wal_buffers 5 MB) live in the WebAssembly
+ * memory of the service's process; a developer's database is small, and 16 MB of buffers holds
+ * its working set (bench/memory.ts: resident memory and accept speed with and without them).
+ */
+export function pgliteSettings(sharedBuffersMb = 16): string[] {
+  return [`shared_buffers=${sharedBuffersMb}MB`, 'wal_buffers=1MB'];
+}
+
+const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.url));
+
+/**
+ * A new data directory's cluster is made by a child process (pglite-initdb.mjs): initdb grows
+ * WebAssembly memory to ~700 MB that the process would keep for its lifetime.
+ */
+async function initClusterIfNew(dir: string): Promise<void> {
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
+  try {
+    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, dir], { timeout: 120_000 });
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim();
+    throw new Error(`creating the embedded database in ${dir} failed${stderr ? `: ${stderr}` : ''}`, {
+      cause: err,
+    });
+  }
+}
 
 // int8 (counts, sums) as numbers: every count here is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -36,6 +67,8 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** The command holding the embedded database, written in the lock file. */
   command: string;
+  /** The embedded database's shared_buffers (MAILSVC_PGLITE_SHARED_BUFFERS_MB). */
+  pgliteSharedBuffersMb?: number;
   /** Tests: an in-memory PGlite, optionally loaded from a dump, with no lock file. */
   memory?: { loadDataDir?: Blob };
 }
@@ -79,7 +112,14 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     const dir = path.join(opts.dataDir, 'pgdata');
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      pglite = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
+      await initClusterIfNew(dir);
+      pglite = await PGlite.create(dir, {
+        extensions: PGLITE_EXTENSIONS,
+        startParams: [
+          ...PGlite.defaultStartParams,
+          ...pgliteSettings(opts.pgliteSharedBuffersMb).flatMap((s) => ['-c', s]),
+        ],
+      });
       restrictToOwner(opts.dataDir);
     } catch (err) {
       lock.release();
