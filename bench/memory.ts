@@ -48,6 +48,8 @@ interface StartFigures {
   afterSends: number;
   acceptPerSecond: number;
   deliveredSeconds: number;
+  /** Heap and external memory after the sends, from GET /metrics. */
+  split: string;
 }
 
 /** The node flags of `npm start` (package.json's start script). */
@@ -144,11 +146,16 @@ async function measureStart(nodeFlags: string[], extraEnv: Record<string, string
   const deliveredSeconds = (performance.now() - started) / 1000;
   await sleep(3000);
   const afterSends = rssMb(child.pid!);
+  // Where it is: the V8 heap, and memory outside it (PGlite's WebAssembly memory, buffers).
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  const gauge = (name: string) =>
+    Math.round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1] ?? 0) / 1048576);
+  const split = `heap ${gauge('mailsvc_nodejs_heap_size_total_bytes')} MB (${gauge('mailsvc_nodejs_heap_size_used_bytes')} used), external ${gauge('mailsvc_nodejs_external_memory_bytes')} MB`;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   fs.rmSync(dataDir, { recursive: true, force: true });
 
-  return { afterStart, peak, afterSends, acceptPerSecond: SENDS / acceptSeconds, deliveredSeconds };
+  return { afterStart, peak, afterSends, acceptPerSecond: SENDS / acceptSeconds, deliveredSeconds, split };
 }
 
 const median = (xs: number[]) => {
@@ -177,7 +184,7 @@ async function main() {
       const f = await measureStart(nodeFlags, env);
       results.get(name)!.push(f);
       console.log(
-        `round ${round}, ${name}: after start ${f.afterStart} MB, after ${SENDS} sends ${f.afterSends} MB (peak ${f.peak}), accept ${Math.round(f.acceptPerSecond)}/s, all captured after ${f.deliveredSeconds.toFixed(1)} s`,
+        `round ${round}, ${name}: after start ${f.afterStart} MB, after ${SENDS} sends ${f.afterSends} MB (peak ${f.peak}), accept ${Math.round(f.acceptPerSecond)}/s, all captured after ${f.deliveredSeconds.toFixed(1)} s; ${f.split}`,
       );
     }
   }
