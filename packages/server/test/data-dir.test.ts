@@ -68,3 +68,30 @@ it.runIf(backend === 'pglite')(
     }
   },
 );
+
+it.runIf(backend === 'pglite')(
+  'makes a new database in a staging directory: leftovers of an interrupted first start are removed, a half-made pgdata is refused with what to do',
+  async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-staging-'));
+    try {
+      // An interrupted first start: its staging directory, half written.
+      fs.mkdirSync(path.join(dataDir, 'pgdata.init-99999', 'base'), { recursive: true });
+      fs.writeFileSync(path.join(dataDir, 'pgdata.init-99999', 'PG_VERSION'), '17\n');
+      const database = await openDatabase({ dataDir, command: 'test' });
+      await database.close();
+      expect(fs.readdirSync(dataDir).filter((n) => n.startsWith('pgdata'))).toEqual(['pgdata']);
+
+      const other = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-halfmade-'));
+      try {
+        fs.mkdirSync(path.join(other, 'pgdata', 'base'), { recursive: true });
+        await expect(openDatabase({ dataDir: other, command: 'test' })).rejects.toThrow(
+          /holds files but no database \(no PG_VERSION\).*Move it away/,
+        );
+      } finally {
+        fs.rmSync(other, { recursive: true, force: true });
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);

@@ -34,17 +34,43 @@ const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.u
 
 /**
  * A new data directory's cluster is made by a child process (pglite-initdb.mjs): initdb grows
- * WebAssembly memory to ~700 MB that the process would keep for its lifetime.
+ * WebAssembly memory to ~700 MB that the process would keep for its lifetime. The child builds it
+ * in `pgdata.init-<pid>`, renamed to `pgdata` only once it exited cleanly, so a first start that is
+ * interrupted leaves no half-made database behind (its staging directory is removed at the next
+ * start, under the data directory's lock).
  */
 async function initClusterIfNew(dir: string): Promise<void> {
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
+  const parent = path.dirname(dir);
+  const stagingPrefix = `${path.basename(dir)}.init-`;
+  for (const name of fs.readdirSync(parent)) {
+    if (name.startsWith(stagingPrefix)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+  if (fs.existsSync(dir)) {
+    if (fs.readdirSync(dir).length > 0) {
+      throw new Error(
+        `${dir} holds files but no database (no PG_VERSION): it was not made by mailsvc, or an older version stopped while making it. Move it away and start again (a new database is made).`,
+      );
+    }
+    fs.rmdirSync(dir);
+  }
+  const staging = path.join(parent, `${stagingPrefix}${process.pid}`);
+  fs.mkdirSync(staging, { mode: 0o700 });
   try {
-    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, dir], { timeout: 120_000 });
+    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, staging], { timeout: 300_000 });
   } catch (err) {
+    fs.rmSync(staging, { recursive: true, force: true });
     const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim();
     throw new Error(`creating the embedded database in ${dir} failed${stderr ? `: ${stderr}` : ''}`, {
       cause: err,
     });
+  }
+  fs.renameSync(staging, dir);
+  const fd = fs.openSync(parent, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -111,7 +137,6 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     lock = acquireDataDirLock(opts.dataDir, opts.command);
     const dir = path.join(opts.dataDir, 'pgdata');
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       await initClusterIfNew(dir);
       pglite = await PGlite.create(dir, {
         extensions: PGLITE_EXTENSIONS,

@@ -93,7 +93,9 @@ function headerFields(header: string): string[] {
 /** Joins `items` with `sep`, breaking the line (CRLF + space) before an item that would pass 76 columns. */
 function fold(start: string, items: string[], sep: string): string {
   let out = start;
-  let column = start.length;
+  // The column is counted from the last line break of `start`, not from its beginning.
+  const lastBreak = start.lastIndexOf('\r\n');
+  let column = lastBreak === -1 ? start.length : start.length - lastBreak - 2;
   items.forEach((item, i) => {
     const piece = i === 0 ? item : `${sep}${item}`;
     if (i > 0 && column + piece.length > 76) {

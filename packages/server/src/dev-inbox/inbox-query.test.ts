@@ -23,6 +23,15 @@ describe('parseApiQuery', () => {
         });
   });
 
+  it('refuses a template that names none (auth/ or /): it would match, or delete, every message', () => {
+    for (const value of ['auth/', '/', ' billing/ '])
+      expect(parseApiQuery({ template: value }, API_FILTERS), value).toEqual({
+        ok: false,
+        problems: [{ path: '/query/template', message: 'must name a template, such as login-code' }],
+      });
+    expect(parseApiQuery({ template: 'auth/login-code' }, API_FILTERS)).toMatchObject({ ok: true });
+  });
+
   it('reads project like the other filters', () => {
     expect(parseApiQuery({ project: 'prj_A', to: 'a@example.com' }, API_FILTERS)).toEqual({
       ok: true,

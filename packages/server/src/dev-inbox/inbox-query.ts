@@ -93,6 +93,13 @@ export function parseApiQuery(
   for (const key of ['to', 'template', 'tenant', 'project'] as const)
     if (values[key] !== undefined && values[key].trim() === '')
       problems.push({ path: `/query/${key}`, message: 'must not be empty' });
+  // `auth/login-code` names login-code; `auth/` or `/` names no template, and must not match all.
+  if (
+    values.template !== undefined &&
+    values.template.trim() !== '' &&
+    templateKey(values.template.trim()) === ''
+  )
+    problems.push({ path: '/query/template', message: 'must name a template, such as login-code' });
   if (problems.length > 0) return { ok: false, problems };
   const filter: InboxFilter = {};
   for (const key of API_FILTERS) if (values[key] !== undefined) filter[key] = values[key];

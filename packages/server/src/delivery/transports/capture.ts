@@ -96,6 +96,9 @@ export function captureTransport(dir: string, now: () => Date = () => new Date()
   return {
     name: 'capture',
     async send(message: OutgoingMessage): Promise<DeliveryOutcome> {
+      // The id names the files: only the server's own ids, as every read and delete checks.
+      if (!ID.test(message.messageId))
+        throw new Error(`not a message id: ${JSON.stringify(message.messageId)}`);
       if (!made) {
         await fs.mkdir(dir, { recursive: true, mode: 0o700 });
         made = true;
