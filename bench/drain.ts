@@ -1,0 +1,174 @@
+// Drain: N queued messages (default 100,000) delivered end to end by one worker to a local SMTP
+// sink (DKIM-signed, pool 5, 16 in flight, as the defaults), with the time and messages/s. While
+// the queue drains, a login code is sent through POST /v1/send and its accept → sink latency is
+// measured: security mail is claimed before the transactional backlog (priority under load).
+// The sink runs in its own process (bench/smtp-sink.mjs). A temporary database is made and dropped.
+// Run: npx tsx bench/drain.ts   (BENCH_MESSAGES, default 100000; BENCH_DATABASE_URL)
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getFixture, templates } from '@mailsvc/templates';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../packages/server/src/api/app.js';
+import { loadConfig } from '../packages/server/src/config.js';
+import { smtpTransport } from '../packages/server/src/delivery/transports/smtp.js';
+import { DeliveryWorker } from '../packages/server/src/delivery/worker.js';
+import { adminCommands } from '../packages/server/src/domain/admin/index.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import { openRuntime } from '../packages/server/src/runtime.js';
+
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
+const POOL = 5;
+const IN_FLIGHT = 16;
+const LOGIN_CODE_AT = 0.3; // sent when this share of the backlog is at the sink
+
+async function startSink(): Promise<{
+  port: number;
+  child: ChildProcess;
+  count: () => number;
+  seen: Map<string, number>;
+}> {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'smtp-sink.mjs'));
+  let n = 0;
+  const seen = new Map<string, number>();
+  const port = await new Promise<number>((resolve) =>
+    child.on('message', (m: { port?: number; id?: string; t?: number }) => {
+      if (m.port) resolve(m.port);
+      else {
+        n++;
+        if (m.id) seen.set(m.id, m.t!);
+      }
+    }),
+  );
+  return { port, child, count: () => n, seen };
+}
+
+async function until(check: () => boolean, ms: number, progress: () => string) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out (${progress()})`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function main() {
+  const dbName = `mailsvc_drain_${process.pid}`;
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(BASE_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const sink = await startSink();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-drain-'));
+  try {
+    const config = loadConfig({ DATABASE_URL: dbUrl.toString(), MAILSVC_DATA_DIR: dataDir });
+    const log = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
+    const runtime = await openRuntime(config, { command: 'bench', log });
+    const run = (name: string, input: Record<string, unknown>) =>
+      // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely here
+      adminCommands[name]!.run(runtime.deps, input as never, 'bench') as Promise<any>;
+    await run('plans.create', {
+      id: 'bench',
+      monthlyLimit: 100_000_000,
+      overageAllowed: false,
+      rateLimitPerSecond: 0,
+    });
+    const { tenant } = await run('tenants.create', { name: 'Bench', plan: 'bench' });
+    const { project } = await run('projects.create', { tenant: tenant.id, name: 'Bench App' });
+    const { environment } = await run('environments.create', { project: project.id, name: 'production' });
+    const { apiKey } = await run('keys.create', { environment: environment.id });
+    const domain = 'mail.bench.test';
+    await run('domains.add', { domain, project: project.id });
+    await run('domains.set-status', { domain, status: 'verified' });
+    const app = await buildApp(runtime.deps);
+
+    const backlogTemplate = templates.find((t) => t.versions[0]!.category === 'transactional')!;
+    const backlogVersion = backlogTemplate.versions[0]!;
+    const send = (templateId: string, to: string, data: unknown) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/send',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ templateId, to, data }),
+      });
+
+    // the backlog, accepted through the API before the worker starts
+    const t0 = performance.now();
+    const fixture = getFixture(backlogVersion);
+    for (let i = 0; i < MESSAGES; i += 100) {
+      const replies = await Promise.all(
+        Array.from({ length: Math.min(100, MESSAGES - i) }, (_, j) =>
+          send(backlogTemplate.id, `user${i + j}@example.com`, fixture),
+        ),
+      );
+      const bad = replies.find((r) => r.statusCode !== 200);
+      if (bad) throw new Error(`accept: ${bad.statusCode} ${bad.body}`);
+    }
+    const acceptSeconds = (performance.now() - t0) / 1000;
+    await runtime.database.pool.query('ANALYZE messages');
+
+    const transport = smtpTransport({ url: `smtp://127.0.0.1:${sink.port}`, poolSize: POOL });
+    const worker = new DeliveryWorker(runtime.deps, transport, {
+      concurrency: IN_FLIGHT,
+      leaseMs: 300_000,
+      pollMs: 60_000,
+    });
+    const start = sink.count();
+    const t1 = performance.now();
+    worker.start();
+    const progress = () => `${sink.count() - start} of ${MESSAGES} at the sink`;
+    await until(() => sink.count() - start >= MESSAGES * LOGIN_CODE_AT, 3_600_000, progress);
+    const codeSentAt = Date.now();
+    const res = await send('login-code', 'urgent@example.com', { code: '482913' });
+    const codeId = res.json().messageId as string;
+    await until(
+      () => sink.seen.has(codeId),
+      60_000,
+      () => `login code ${codeId} not at the sink`,
+    );
+    const codeLatency = sink.seen.get(codeId)! - codeSentAt;
+    await until(() => sink.count() - start >= MESSAGES + 1, 3_600_000, progress);
+    await worker.stop();
+    const drainSeconds = (performance.now() - t1) / 1000;
+    await transport.close();
+    const { rows } = await runtime.database.pool.query(
+      'SELECT status, count(*)::int AS n FROM messages GROUP BY status ORDER BY status',
+    );
+    const left = rows.filter((r) => r.status !== 'sent');
+    if (left.length > 0) throw new Error(`not all sent: ${JSON.stringify(rows)}`);
+
+    const pgVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
+    console.log(
+      `\nDrain: ${MESSAGES.toLocaleString('en-US')} queued \`${backlogTemplate.id}\` messages (accepted in ${acceptSeconds.toFixed(1)} s), one worker, pool ${POOL}, ${IN_FLIGHT} in flight, DKIM rsa-sha256 2048, sink in its own process`,
+    );
+    console.log(
+      `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}, PostgreSQL ${pgVersion}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
+    console.log(
+      `| messages | drain time | messages/s | login code sent at ${LOGIN_CODE_AT * 100}% → at the sink |`,
+    );
+    console.log('|---|---|---|---|');
+    console.log(
+      `| ${MESSAGES.toLocaleString('en-US')} | ${drainSeconds.toFixed(1)} s | ${Math.round(MESSAGES / drainSeconds).toLocaleString('en-US')} | ${codeLatency} ms |`,
+    );
+    console.log(
+      `\nsink count ${sink.count() - start} (backlog + the login code); every message's status: sent`,
+    );
+    await app.close();
+    await runtime.close();
+  } finally {
+    sink.child.kill('SIGTERM');
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
