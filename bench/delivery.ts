@@ -7,22 +7,15 @@
 // Run: npx tsx bench/delivery.ts   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 import { type ChildProcess, fork } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getTemplate, renderVersion, validateTemplateData } from '@mailsvc/templates';
-import pg from 'pg';
-import pino from 'pino';
-import { buildApp } from '../packages/server/src/api/app.js';
-import { loadConfig } from '../packages/server/src/config.js';
 import { SIGNED_HEADERS } from '../packages/server/src/delivery/dkim.js';
 import { smtpTransport } from '../packages/server/src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../packages/server/src/delivery/worker.js';
-import { adminCommands } from '../packages/server/src/domain/admin/index.js';
-import { createLogger } from '../packages/server/src/logger.js';
-import { openRuntime } from '../packages/server/src/runtime.js';
+import { openBenchTenant } from './bench-tenant.js';
 
 // The nodemailer the server uses (the root node_modules may hold an older one for other packages).
 const nodemailer = createRequire(new URL('../packages/server/package.json', import.meta.url))(
@@ -62,40 +55,15 @@ async function until(check: () => boolean, ms = 120_000, progress?: () => string
 }
 
 async function main() {
-  const dbName = `mailsvc_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(BASE_URL);
-  dbUrl.pathname = `/${dbName}`;
   const sink = await startSink();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-bench-'));
+  const bench = await openBenchTenant(BASE_URL, 'bench');
   try {
-    const config = loadConfig({ DATABASE_URL: dbUrl.toString(), MAILSVC_DATA_DIR: dataDir });
-    const log = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
-    const runtime = await openRuntime(config, { command: 'bench', log });
-    const run = (name: string, input: Record<string, unknown>) =>
-      // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely here
-      adminCommands[name]!.run(runtime.deps, input as never, 'bench') as Promise<any>;
-    await run('plans.create', {
-      id: 'bench',
-      monthlyLimit: 100_000_000,
-      overageAllowed: false,
-      rateLimitPerSecond: 0,
-    });
-    const { tenant } = await run('tenants.create', { name: 'Bench', plan: 'bench' });
-    const { project } = await run('projects.create', { tenant: tenant.id, name: 'Bench App' });
-    const { environment } = await run('environments.create', { project: project.id, name: 'production' });
-    const { apiKey } = await run('keys.create', { environment: environment.id });
-    const domain = 'mail.bench.test';
-    await run('domains.add', { domain, project: project.id });
-    await run('domains.set-status', { domain, status: 'verified' });
+    const { runtime, app, apiKey, domain } = bench;
     const keyRow = await runtime.deps.db
       .selectFrom('sending_domains')
       .select(['dkim_selector', 'dkim_private_key'])
       .where('domain', '=', domain)
       .executeTakeFirstOrThrow();
-    const app = await buildApp(runtime.deps);
     const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
     const body = (i: number) =>
       JSON.stringify({
@@ -233,7 +201,7 @@ async function main() {
     latencies.sort((a, b) => a - b);
 
     const cpu = os.cpus()[0]?.model ?? 'unknown';
-    const pgVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
+    const { pgVersion } = bench;
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
     console.log(
       `\nDelivery to a local SMTP sink: ${MESSAGES} login-code messages per run, DKIM rsa-sha256 (2048), pool ${POOL}, ${IN_FLIGHT} in flight`,
@@ -259,13 +227,9 @@ async function main() {
     console.log(
       `\nPick-up latency, accept → at the sink (${PICKUPS} single messages, poll 60 s): p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${latencies.at(-1)} ms`,
     );
-    await app.close();
-    await runtime.close();
   } finally {
     sink.child.kill();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await bench.close();
   }
 }
 

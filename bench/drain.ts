@@ -5,20 +5,13 @@
 // The sink runs in its own process (bench/smtp-sink.mjs). A temporary database is made and dropped.
 // Run: npx tsx bench/drain.ts   (BENCH_MESSAGES, default 100000; BENCH_DATABASE_URL)
 import { type ChildProcess, fork } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getFixture, templates } from '@mailsvc/templates';
-import pg from 'pg';
-import pino from 'pino';
-import { buildApp } from '../packages/server/src/api/app.js';
-import { loadConfig } from '../packages/server/src/config.js';
 import { smtpTransport } from '../packages/server/src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../packages/server/src/delivery/worker.js';
-import { adminCommands } from '../packages/server/src/domain/admin/index.js';
-import { createLogger } from '../packages/server/src/logger.js';
-import { openRuntime } from '../packages/server/src/runtime.js';
+import { openBenchTenant } from './bench-tenant.js';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
@@ -56,36 +49,10 @@ async function until(check: () => boolean, ms: number, progress: () => string) {
 }
 
 async function main() {
-  const dbName = `mailsvc_drain_${process.pid}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(BASE_URL);
-  dbUrl.pathname = `/${dbName}`;
   const sink = await startSink();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-drain-'));
+  const bench = await openBenchTenant(BASE_URL, 'drain');
   try {
-    const config = loadConfig({ DATABASE_URL: dbUrl.toString(), MAILSVC_DATA_DIR: dataDir });
-    const log = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
-    const runtime = await openRuntime(config, { command: 'bench', log });
-    const run = (name: string, input: Record<string, unknown>) =>
-      // biome-ignore lint/suspicious/noExplicitAny: admin results are read loosely here
-      adminCommands[name]!.run(runtime.deps, input as never, 'bench') as Promise<any>;
-    await run('plans.create', {
-      id: 'bench',
-      monthlyLimit: 100_000_000,
-      overageAllowed: false,
-      rateLimitPerSecond: 0,
-    });
-    const { tenant } = await run('tenants.create', { name: 'Bench', plan: 'bench' });
-    const { project } = await run('projects.create', { tenant: tenant.id, name: 'Bench App' });
-    const { environment } = await run('environments.create', { project: project.id, name: 'production' });
-    const { apiKey } = await run('keys.create', { environment: environment.id });
-    const domain = 'mail.bench.test';
-    await run('domains.add', { domain, project: project.id });
-    await run('domains.set-status', { domain, status: 'verified' });
-    const app = await buildApp(runtime.deps);
-
+    const { runtime, app, apiKey } = bench;
     const backlogTemplate = templates.find((t) => t.versions[0]!.category === 'transactional')!;
     const backlogVersion = backlogTemplate.versions[0]!;
     const send = (templateId: string, to: string, data: unknown) =>
@@ -141,7 +108,7 @@ async function main() {
     const left = rows.filter((r) => r.status !== 'sent');
     if (left.length > 0) throw new Error(`not all sent: ${JSON.stringify(rows)}`);
 
-    const pgVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
+    const { pgVersion } = bench;
     console.log(
       `\nDrain: ${MESSAGES.toLocaleString('en-US')} queued \`${backlogTemplate.id}\` messages (accepted in ${acceptSeconds.toFixed(1)} s), one worker, pool ${POOL}, ${IN_FLIGHT} in flight, DKIM rsa-sha256 2048, sink in its own process`,
     );
@@ -161,13 +128,9 @@ async function main() {
     console.log(
       `\nsink count ${sink.count() - start} (backlog + the login code); every message's status: sent`,
     );
-    await app.close();
-    await runtime.close();
   } finally {
     sink.child.kill('SIGTERM');
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
