@@ -157,8 +157,9 @@ const spec = {
     secret: true,
   },
   MAILSVC_WORKER_CONCURRENCY: {
-    description: 'Messages one worker process delivers at the same time (also its claim batch size).',
-    default: 16,
+    description:
+      'Messages one worker process delivers at the same time (also its claim batch size). The SMTP pool sends them over MAILSVC_SMTP_POOL_SIZE connections; the rest wait their turn in the process, claimed in batches.',
+    default: 64,
     parse: int(1, 500),
   },
   MAILSVC_WORKER_LEASE_MS: {

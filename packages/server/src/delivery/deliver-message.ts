@@ -10,7 +10,7 @@ import { checkDisplayName, maskEmail } from '../domain/email.js';
 import { verpAddress } from '../domain/feedback/verp.js';
 import { recipientRefusal } from '../domain/recipients/state.js';
 import { newId } from '../ids.js';
-import { type DkimKey, signMessage } from './dkim.js';
+import { type DkimKey, signMessageAsync } from './dkim.js';
 import { buildMime } from './mime.js';
 import { nextAttemptAt } from './retry.js';
 import type { DeliveryOutcome, Transport } from './transports/transport.js';
@@ -173,7 +173,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   }
 
   // build MIME
-  let raw = await buildMime({
+  let raw = buildMime({
     messageId: m.id,
     sendingDomain: m.sendingDomain,
     from: { name: fromDisplayName(m), address: m.fromEmail },
@@ -191,7 +191,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   try {
     const key = await deps.dkimKeyFor(m.sendingDomain);
     if (key) {
-      raw = signMessage(raw, key);
+      raw = await signMessageAsync(raw, key);
       if (key.hasReturnPath) verifiedDomain = m.sendingDomain;
     }
   } catch (err) {

@@ -3,7 +3,14 @@
 // §8.15) or the body changes.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { dkimTxtValue, generateDkimKeyPair, parseDkimKey, SIGNED_HEADERS, signMessage } from './dkim.js';
+import {
+  dkimTxtValue,
+  generateDkimKeyPair,
+  parseDkimKey,
+  SIGNED_HEADERS,
+  signMessage,
+  signMessageAsync,
+} from './dkim.js';
 import { buildMime, type MimeInput } from './mime.js';
 
 const require = createRequire(import.meta.url);
@@ -48,6 +55,25 @@ async function verdict(raw: Buffer): Promise<string> {
 const prepend = (raw: Buffer, field: string) => Buffer.concat([Buffer.from(`${field}\r\n`), raw]);
 
 describe('DKIM signatures', () => {
+  it('verify for any body: whitespace runs, tabs, blanks at line ends, bare LFs, empty lines at the end, no final line end', async () => {
+    const bodies = [
+      'a  b\t\tc \r\n\t indented\r\n\r\n\r\n',
+      'one\nbare LF \n\n',
+      'no final line end  ',
+      'plain\r\nlines\r\n',
+      '',
+      ' \r\n\t\r\n',
+    ];
+    for (const body of bodies) {
+      const raw = Buffer.from(
+        `From: a@${DOMAIN}\r\nTo: b@example.com\r\nSubject:  spaced \t subject \r\n\r\n${body}`,
+        'latin1',
+      );
+      expect(await verdict(signMessage(raw, key)), JSON.stringify(body)).toBe('pass');
+      expect(await verdict(await signMessageAsync(raw, key)), JSON.stringify(body)).toBe('pass');
+    }
+  });
+
   it('verify in mailauth, with the relaxed body hash over the final bytes', async () => {
     const raw = signMessage(await buildMime(base), key);
     expect(await verdict(raw)).toBe('pass');

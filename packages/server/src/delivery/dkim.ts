@@ -11,6 +11,7 @@ import {
   type KeyObject,
   sign,
 } from 'node:crypto';
+import { toCrlf } from './crlf.js';
 
 /**
  * The signed header fields. Each is listed once more than the message has it (over-signing,
@@ -52,14 +53,40 @@ export function parseDkimKey(
   return { domain, selector, privateKey: createPrivateKey(privateKeyPem), hasReturnPath };
 }
 
-/** RFC 6376 §3.4.4: trailing whitespace removed, runs of whitespace one space, empty lines at the end removed. */
+/**
+ * RFC 6376 §3.4.4: runs of whitespace one space, whitespace at line ends removed, empty lines at
+ * the end removed, a non-empty body ends with CRLF. Whole-string passes, not a split per line.
+ */
 function relaxedBody(body: string): string {
-  const lines = body.split('\r\n');
-  // a body that ends with CRLF splits into a last empty element: it is the line end, not a line
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const out = lines.map((l) => l.replace(/[ \t]+/g, ' ').replace(/ $/, ''));
-  while (out.length > 0 && out[out.length - 1] === '') out.pop();
-  return out.length === 0 ? '' : `${out.join('\r\n')}\r\n`;
+  let b = body.replace(/[ \t]+/g, ' ').replace(/ \r\n/g, '\r\n');
+  if (b.endsWith(' ')) b = b.slice(0, -1);
+  let end = b.length;
+  while (end >= 2 && b.charCodeAt(end - 1) === 10 && b.charCodeAt(end - 2) === 13) end -= 2;
+  return end === 0 ? '' : `${b.slice(0, end)}\r\n`;
+}
+
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * The body hash (§3.7). A body without a tab, two blanks in a row or a blank at a line end (our
+ * own quoted-printable MIME has none) is its relaxed form once the empty lines at its end are
+ * dropped: it is hashed in place, without a copy.
+ */
+function bodyHash(body: Buffer): string {
+  const hash = createHash('sha256');
+  const isRelaxed =
+    body.indexOf(9) === -1 &&
+    body.indexOf('  ') === -1 &&
+    body.indexOf(' \r\n') === -1 &&
+    body[body.length - 1] !== 32;
+  if (isRelaxed) {
+    let end = body.length;
+    while (end >= 2 && body[end - 1] === 10 && body[end - 2] === 13) end -= 2;
+    if (end > 0) hash.update(body.subarray(0, end)).update(CRLF);
+  } else {
+    hash.update(relaxedBody(body.toString('latin1')), 'latin1');
+  }
+  return hash.digest('base64');
 }
 
 /** RFC 6376 §3.4.2: name lowercased, value unfolded, whitespace runs one space, trimmed; no CRLF. */
@@ -110,19 +137,14 @@ function fold(start: string, items: string[], sep: string): string {
   return out;
 }
 
-/**
- * `raw` with CRLF line ends and a DKIM-Signature on top. The message is read as latin1 so every
- * byte survives the canonicalisation unchanged.
- */
-export function signMessage(raw: Buffer, key: DkimKey): Buffer {
-  // The composer leaves bare LFs in 7bit parts (the SMTP client turns them into CRLF on the wire):
-  // line ends are made CRLF here, so the bytes signed are the bytes sent.
-  const text = raw.toString('latin1').replace(/\r\n|\r|\n/g, '\r\n');
-  const split = text.indexOf('\r\n\r\n');
-  const header = split < 0 ? text : text.slice(0, split + 2);
-  const body = split < 0 ? '' : text.slice(split + 4);
-
-  const bodyHash = createHash('sha256').update(relaxedBody(body), 'latin1').digest('base64');
+/** The bytes to sign and what to put them in; `sign` below and `signMessage` share it. */
+function prepare(raw: Buffer, key: DkimKey): { unsigned: string; data: Buffer; message: Buffer } {
+  // Line ends are made CRLF (a no-op for our own MIME), so the bytes signed are the bytes sent.
+  const message = toCrlf(raw);
+  const split = message.indexOf('\r\n\r\n');
+  // read as latin1 so every byte survives the canonicalisation unchanged
+  const header = (split < 0 ? message : message.subarray(0, split + 2)).toString('latin1');
+  const bh = bodyHash(split < 0 ? Buffer.alloc(0) : message.subarray(split + 4));
 
   // Instances of a name are signed from the bottom up (§5.4.2); each name then once more.
   const byName = new Map<string, string[]>();
@@ -144,15 +166,40 @@ export function signMessage(raw: Buffer, key: DkimKey): Buffer {
   }
 
   const tags = fold(
-    `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; q=dns/txt;\r\n d=${key.domain}; s=${key.selector};\r\n bh=${bodyHash};\r\n h=`,
+    `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; q=dns/txt;\r\n d=${key.domain}; s=${key.selector};\r\n bh=${bh};\r\n h=`,
     names,
     ':',
   );
   const unsigned = `${tags}; b=`;
-  const data = `${signed.join('')}${relaxedHeader(unsigned)}`;
-  const signature = sign('sha256', Buffer.from(data, 'latin1'), key.privateKey).toString('base64');
-  const b = signature.match(/.{1,72}/g)!.join('\r\n ');
-  return Buffer.from(`${unsigned}\r\n ${b}\r\n${text}`, 'latin1');
+  const data = Buffer.from(`${signed.join('')}${relaxedHeader(unsigned)}`, 'latin1');
+  return { unsigned, data, message };
+}
+
+function assemble(unsigned: string, signature: Buffer, message: Buffer): Buffer {
+  const b = signature
+    .toString('base64')
+    .match(/.{1,72}/g)!
+    .join('\r\n ');
+  return Buffer.concat([Buffer.from(`${unsigned}\r\n ${b}\r\n`, 'latin1'), message]);
+}
+
+/** `raw` with CRLF line ends and a DKIM-Signature on top. */
+export function signMessage(raw: Buffer, key: DkimKey): Buffer {
+  const { unsigned, data, message } = prepare(raw, key);
+  return assemble(unsigned, sign('sha256', data, key.privateKey), message);
+}
+
+/**
+ * The same as `signMessage`, with the RSA operation (about 230 µs, most of a signature's cost) on
+ * libuv's thread pool, so the worker's event loop builds and sends other messages meanwhile.
+ */
+export function signMessageAsync(raw: Buffer, key: DkimKey): Promise<Buffer> {
+  const { unsigned, data, message } = prepare(raw, key);
+  return new Promise((resolve, reject) =>
+    sign('sha256', data, key.privateKey, (err, signature) =>
+      err ? reject(err) : resolve(assemble(unsigned, signature, message)),
+    ),
+  );
 }
 
 export interface DkimKeyPair {

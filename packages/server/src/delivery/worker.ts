@@ -53,9 +53,11 @@ export class DeliveryWorker {
     private readonly opts: WorkerOptions,
   ) {
     // Outcomes are recorded in batches (one statement for many messages); a bounce, which also
-    // updates the recipient, is recorded on its own.
+    // updates the recipient, is recorded on its own. One batch at a time: while it commits, the
+    // next gathers (10 outcomes a statement at 2,000 messages/s rather than 5 with two in flight,
+    // and a third less database time a message; bench/RESULTS.md, delivery).
     const records = new Batcher<AttemptRecord, boolean>((rs) => recordAttempts(deps.db, rs), {
-      maxConcurrent: 2,
+      maxConcurrent: 1,
       maxBatch: 100,
     });
     this.throughput = new ThroughputLog(deps.log, () => this.inFlight);

@@ -67,63 +67,15 @@ interface ClaimRow {
 }
 
 /**
- * A bulk message is claimed only while its job runs. A paused job's waiting messages are parked
- * out of the due range (bulk.ts), so this only skips the few that were in flight when their job
- * was paused or canceled (a deferral, a lost lease); the retention sweep settles those.
- */
-const isJobRunning = sql`(bulk_job_id IS NULL OR EXISTS (
-  SELECT 1 FROM bulk_jobs j WHERE j.id = messages.bulk_job_id AND j.status = 'running'))`;
-
-/**
- * Messages whose lease ran out (their worker died) first, oldest lease first, then due
- * queued/deferred messages in priority order; marked `sending` under a new lease and claim token.
- * A crashed worker's messages were claimed before everything due since: they must not wait
- * behind a backlog (a login code would expire).
+ * Messages whose lease ran out (their worker died) first, then due queued/deferred messages in
+ * priority order; marked `sending` under a new lease and claim token (db/functions/claim_messages.sql).
  */
 export async function claimMessages(
   db: Db,
   q: { now: Date; limit: number; lockedUntil: Date; claimToken: string },
 ): Promise<ClaimedMessage[]> {
   const { rows } = await sql<ClaimRow>`
-    WITH stale AS (
-      SELECT id FROM messages
-      WHERE status = 'sending' AND locked_until < ${q.now} AND ${isJobRunning}
-      ORDER BY locked_until
-      LIMIT ${q.limit}
-      FOR UPDATE SKIP LOCKED
-    ), due AS (
-      SELECT id FROM messages
-      WHERE status IN ('queued', 'deferred') AND next_attempt_at <= ${q.now} AND ${isJobRunning}
-      ORDER BY priority, next_attempt_at
-      LIMIT ${q.limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE messages m
-    SET status = 'sending', locked_until = ${q.lockedUntil}, claim_token = ${q.claimToken}, updated_at = ${q.now}
-    FROM projects p, environments e
-    WHERE m.id IN (SELECT id FROM (SELECT id FROM stale UNION ALL SELECT id FROM due) c LIMIT ${q.limit})
-      AND p.id = m.project_id AND e.id = m.environment_id
-    RETURNING m.id, m.tenant_id, m.project_id, m.environment_id, m.template_id, m.template_version,
-      m.category, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain,
-      -- A bulk message's data is its job's (kept once per job, not per message).
-      CASE WHEN m.bulk_job_id IS NULL THEN m.data
-           ELSE (SELECT j.template_data FROM bulk_jobs j WHERE j.id = m.bulk_job_id) END AS data,
-      -- Its contact as it is now (a contact gone since renders with empty values).
-      CASE WHEN m.contact_id IS NULL THEN NULL
-           ELSE json_build_object(
-             'email', m.to_email,
-             'name', (SELECT c.name FROM contacts c WHERE c.id = m.contact_id),
-             'customFields', COALESCE((SELECT c.custom_fields FROM contacts c WHERE c.id = m.contact_id),
-                                      '{}'::jsonb)) END AS contact,
-      m.attempts, m.expires_at, m.claim_token,
-      COALESCE(p.display_name, p.name) AS project_name, p.support_email, e.name AS environment_name,
-      (SELECT t.name FROM tenants t WHERE t.id = m.tenant_id) AS tenant_name,
-      p.brand_color, p.logo_url, p.postal_address,
-      (SELECT json_build_object(
-          'unsubscribedAt', r.unsubscribed_at, 'resubscribedAt', r.resubscribed_at,
-          'complainedAt', r.complained_at, 'cooldownUntil', r.cooldown_until,
-          'suppressedUntil', r.suppressed_until)
-        FROM recipients r WHERE r.environment_id = m.environment_id AND r.email = m.to_email) AS recipient`.execute(
+    SELECT * FROM claim_messages(${q.now}, ${q.limit}::integer, ${q.lockedUntil}, ${q.claimToken})`.execute(
     db,
   );
   return rows.map((r) => ({
@@ -204,38 +156,11 @@ async function recordAttemptOutcomes(
     event_details: r.event.details,
     now: r.now.toISOString(),
   }));
+  // db/functions/record_attempts.sql
   const { rows } = await sql<{ message_id: string; applied: boolean; bulk_job_id: string | null }>`
-    WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
-        message_id text, claim_token text, status text, attempted int, next_attempt_at timestamptz,
-        error jsonb, is_final boolean, event_id text, event_details jsonb, now timestamptz)
-    ), prior AS (
-      -- Each message's status before this statement (RETURNING sees the new one): the outcome
-      -- applies only to a message still 'sending'.
-      SELECT m.id, m.status FROM messages m JOIN input i ON i.message_id = m.id
-      WHERE m.claim_token = i.claim_token
-      FOR UPDATE OF m
-    ), updated AS (
-      UPDATE messages m SET
-        status = CASE WHEN m.status = 'sending' THEN i.status ELSE m.status END,
-        attempts = m.attempts + i.attempted,
-        next_attempt_at = COALESCE(i.next_attempt_at, m.next_attempt_at),
-        locked_until = NULL,
-        claim_token = NULL,
-        last_error = CASE WHEN m.status = 'sending' THEN i.error ELSE m.last_error END,
-        sent_at = CASE WHEN i.status = 'sent' THEN i.now ELSE m.sent_at END,
-        data = CASE WHEN i.is_final OR m.status <> 'sending' THEN NULL ELSE m.data END,
-        updated_at = i.now
-      FROM input i, prior p
-      WHERE m.id = i.message_id AND m.claim_token = i.claim_token AND p.id = m.id
-      RETURNING m.id, m.tenant_id, m.bulk_job_id, p.status = 'sending' AS applied
-    ), events AS (
-      INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
-      SELECT i.event_id, u.id, u.tenant_id, i.status, i.event_details, i.now
-      FROM updated u JOIN input i ON i.message_id = u.id
-      WHERE u.applied
-    )
-    SELECT u.id AS message_id, u.applied, u.bulk_job_id FROM updated u`.execute(db);
+    SELECT message_id, applied, bulk_job_id FROM record_attempts(${JSON.stringify(items)}::jsonb)`.execute(
+    db,
+  );
   const byId = new Map(rows.map((r) => [r.message_id, r.applied]));
   await countBulkOutcomes(db, records, rows, now(records));
   return records.map((r) => ({ recorded: byId.has(r.messageId), applied: byId.get(r.messageId) === true }));
