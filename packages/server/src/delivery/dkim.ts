@@ -58,7 +58,8 @@ export function parseDkimKey(
  * the end removed, a non-empty body ends with CRLF. Whole-string passes, not a split per line.
  */
 function relaxedBody(body: string): string {
-  let b = body.replace(/[ \t]+/g, ' ').replace(/ \r\n/g, '\r\n');
+  // only what changes is replaced: a tab, or a run of two or more blanks (single spaces stay)
+  let b = body.replace(/[ \t]{2,}|\t/g, ' ').replace(/ \r\n/g, '\r\n');
   if (b.endsWith(' ')) b = b.slice(0, -1);
   let end = b.length;
   while (end >= 2 && b.charCodeAt(end - 1) === 10 && b.charCodeAt(end - 2) === 13) end -= 2;

@@ -10,6 +10,19 @@ const CR = 13;
 const LF = 10;
 const MAX_LINE = 76;
 
+// What each byte is: printable ASCII but "=" is written as it is; a blank is too unless it ends a
+// line; CR starts a hard line break when LF follows; everything else is =XX.
+const LITERAL = 0;
+const ENCODED = 1;
+const BLANK = 2;
+const HARD_BREAK = 3;
+const KIND = new Uint8Array(256).fill(ENCODED);
+for (let c = 33; c <= 126; c++) KIND[c] = LITERAL;
+KIND[EQ] = ENCODED;
+KIND[32] = BLANK;
+KIND[9] = BLANK;
+KIND[CR] = HARD_BREAK;
+
 /**
  * `text` (line ends CRLF) as quoted-printable: printable ASCII but "=" as it is, blanks as they are
  * unless they end a line, every other byte as =XX, CRLF kept as hard line breaks, and soft line
@@ -24,28 +37,33 @@ export function encodeQuotedPrintable(text: string): string {
   let column = 0;
   for (let i = 0; i < n; i++) {
     const c = input[i]!;
-    if (c === CR && input[i + 1] === LF) {
-      out[o++] = CR;
-      out[o++] = LF;
-      i++;
-      column = 0;
-      continue;
-    }
-    let isLiteral = c >= 33 && c <= 126 && c !== EQ;
-    if (c === 32 || c === 9) {
+    let kind = KIND[c]!;
+    if (kind === HARD_BREAK) {
+      if (input[i + 1] === LF) {
+        out[o++] = CR;
+        out[o++] = LF;
+        i++;
+        column = 0;
+        continue;
+      }
+      kind = ENCODED;
+    } else if (kind === BLANK) {
       // a blank at the end of a line (or of the text) would be dropped in transit: encoded
-      isLiteral = !(i + 1 === n || (input[i + 1] === CR && input[i + 2] === LF));
+      kind = i + 1 === n || (input[i + 1] === CR && input[i + 2] === LF) ? ENCODED : LITERAL;
     }
-    const width = isLiteral ? 1 : 3;
-    // the last character of a line may use column 76 only if the line ends right after it
-    const endsLine = i + 1 === n || (input[i + 1] === CR && input[i + 2] === LF);
-    if (column + width > (endsLine ? MAX_LINE : MAX_LINE - 1)) {
-      out[o++] = EQ;
-      out[o++] = CR;
-      out[o++] = LF;
-      column = 0;
+    const width = kind === LITERAL ? 1 : 3;
+    // at most 75 characters and the "=" of a soft break; the last character of a line may take
+    // column 76, as no soft break follows it
+    if (column + width > MAX_LINE - 1) {
+      const endsLine = i + 1 === n || (input[i + 1] === CR && input[i + 2] === LF);
+      if (!endsLine || column + width > MAX_LINE) {
+        out[o++] = EQ;
+        out[o++] = CR;
+        out[o++] = LF;
+        column = 0;
+      }
     }
-    if (isLiteral) {
+    if (kind === LITERAL) {
       out[o++] = c;
     } else {
       out[o++] = EQ;
