@@ -432,13 +432,16 @@ export class SmtpConnection {
         // A server that opened DATA without a recipient gets an empty message it delivers to no one.
         const r = reply();
         this.write(END_OF_DATA);
-        await r;
+        await r.catch(() => undefined);
       }
       if (failure) {
+        // The refusal is the answer even when the server closes the connection after it (some do
+        // after a 5xx, without a 421): the empty message and RSET only ready the connection for
+        // the next transaction, and a drop there must not turn a 550 into a retried ECONNECTION.
         if (this.isUsable) {
           const r = reply();
           this.write('RSET\r\n');
-          await r;
+          await r.catch(() => undefined);
         }
         return { ok: false, error: failure, isUnanswered: false };
       }

@@ -127,11 +127,13 @@ export class SmtpPool {
         !result.ok &&
         result.error.code === 'ECONNECTION' &&
         !result.error.responseCode &&
-        !job.isRequeued
+        !job.isRequeued &&
+        !this.isClosed
       ) {
         // The connection dropped before the transaction's answer (a pooled connection the relay
         // had closed meanwhile, say): once more on a fresh one; beyond that the worker's backoff
-        // decides, so every attempt is recorded.
+        // decides, so every attempt is recorded. Not after close(): nothing would send it, and
+        // the caller would wait for it forever.
         job.isRequeued = true;
         this.queue.unshift(job);
       } else {
