@@ -4,11 +4,13 @@
 import { getTemplate, renderVersion } from '@mailsvc/templates';
 import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js';
 import { fillContactPlaceholders } from '../domain/bulk/contact-placeholders.js';
+import { BULK_PRIORITY_OFFSET } from '../domain/bulk/send-to-contacts.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
 import { checkDisplayName, maskEmail } from '../domain/email.js';
 import { verpAddress } from '../domain/feedback/verp.js';
 import { recipientRefusal } from '../domain/recipients/state.js';
+import { PRIORITY } from '../domain/send/send-email.js';
 import { newId } from '../ids.js';
 import { type DkimKey, signMessageAsync } from './dkim.js';
 import { buildMime } from './mime.js';
@@ -207,6 +209,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
     messageId: m.id,
     envelope: { from: bounceAddress(deps, m.id, verifiedDomain), to: m.toEmail },
     raw,
+    priority: PRIORITY[m.category] + (m.contact ? BULK_PRIORITY_OFFSET : 0),
     meta: {
       templateId: m.templateId,
       subject: rendered.subject,

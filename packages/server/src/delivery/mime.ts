@@ -41,7 +41,9 @@ function oneLine(value: string): string {
 /** RFC 5322 display name: bare atoms, a quoted string, or (non-ASCII) RFC 2047 encoded words. */
 function displayName(name: string): string {
   const n = oneLine(name).trim();
-  if (!PRINTABLE_ASCII.test(n)) return encodeWord(n, 'Q', 52);
+  // An encoded word already in the name ("=?UTF-8?B?…?=") would be decoded by mail readers into
+  // whatever it hides (another address, bidi controls): the whole name is encoded instead.
+  if (!PRINTABLE_ASCII.test(n) || n.includes('=?')) return encodeWord(n, 'Q', 52);
   if (ATOMS.test(n)) return n;
   return `"${n.replace(/["\\]/g, '\\$&')}"`;
 }

@@ -48,8 +48,11 @@ export type SmtpResult =
   | {
       ok: false;
       error: SmtpFailure;
-      /** No reply to this transaction was read: nothing reached the server's queue. */
-      isUnanswered: boolean;
+      /**
+       * The message's data was not written: nothing can have reached the server's queue, so
+       * sending it again on another connection cannot make a duplicate.
+       */
+      isUnsent: boolean;
     };
 
 interface Reply {
@@ -78,6 +81,14 @@ const fail = (code: SmtpFailure['code'], message: string, extra: Partial<SmtpFai
 
 const fromReply = (code: SmtpFailure['code'], command: string, r: Reply): SmtpFailure =>
   fail(code, `${command} answered ${r.text}`, { command, responseCode: r.code, response: r.text });
+
+/**
+ * A refusal of the session (greeting, EHLO, STARTTLS) says nothing about the message: its
+ * reply code is left out, so classify.ts treats it as temporary (the relay's configuration or
+ * state), whatever the code, and the message waits for the relay instead of failing for good.
+ */
+const sessionRefusal = (code: SmtpFailure['code'], command: string, r: Reply): SmtpFailure =>
+  fail(code, `${command} answered ${r.text}`, { command, response: r.text });
 
 function defaultName(): string {
   const host = os.hostname();
@@ -112,7 +123,7 @@ const ENVELOPE_UNSAFE = /[\x00-\x20<>\x7f]/;
 export class SmtpConnection {
   private socket: net.Socket | tls.TLSSocket;
   private buffer = '';
-  private readonly decoder = new StringDecoder('utf8');
+  private decoder = new StringDecoder('utf8');
   private pendingLines: string[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly extensions = new Map<string, string>();
@@ -226,8 +237,28 @@ export class SmtpConnection {
     // 421: the server is closing the session (RFC 5321 §3.8), whatever it was asked.
     if (reply.code === 421) this.isUsable = false;
     const waiter = this.waiters.shift();
-    if (waiter) waiter.resolve(reply);
-    else if (reply.code === 421) this.terminate(fromReply('ECONNECTION', 'idle session', reply));
+    if (!waiter) {
+      // Nothing was asked: a 421 closing an idle session, or a server (or someone between) talking
+      // out of turn. Either way this connection's replies can no longer be matched to commands.
+      this.terminate(
+        reply.code === 421
+          ? fromReply('ECONNECTION', 'idle session', reply)
+          : fail('EPROTOCOL', `Unexpected reply from ${this.opts.host}: ${reply.text.slice(0, 200)}`),
+      );
+      return false;
+    }
+    waiter.resolve(reply);
+    if (reply.code === 421) {
+      // The server closes the session (RFC 5321 §3.8); commands pipelined behind the 421 will not
+      // be answered, so they fail now (unsent, they go again on a fresh connection) rather than
+      // at the socket timeout.
+      this.terminate(
+        fail('ECONNECTION', `${this.opts.host} closed the session (421) before answering`, {
+          response: reply.text,
+        }),
+      );
+      return false;
+    }
     if (this.waiters.length === 0) this.socket.setTimeout(0);
     return true;
   }
@@ -273,11 +304,11 @@ export class SmtpConnection {
     } finally {
       clearTimeout(greetingTimer);
     }
-    if (greeting.code !== 220) throw fromReply('ECONNECTION', 'greeting', greeting);
+    if (greeting.code !== 220) throw sessionRefusal('ECONNECTION', 'greeting', greeting);
     await this.hello();
     if (!this.isSecure && this.extensions.has('STARTTLS')) {
       const r = await this.command('STARTTLS');
-      if (r.code !== 220) throw fromReply('ETLS', 'STARTTLS', r);
+      if (r.code !== 220) throw sessionRefusal('ETLS', 'STARTTLS', r);
       await this.upgrade();
       await this.hello();
     }
@@ -292,10 +323,10 @@ export class SmtpConnection {
     let r = await this.command(`EHLO ${name}`);
     if (r.code >= 500) {
       r = await this.command(`HELO ${name}`);
-      if (r.code !== 250) throw fromReply('EPROTOCOL', 'HELO', r);
+      if (r.code !== 250) throw sessionRefusal('EPROTOCOL', 'HELO', r);
       return;
     }
-    if (r.code !== 250) throw fromReply('EPROTOCOL', 'EHLO', r);
+    if (r.code !== 250) throw sessionRefusal('EPROTOCOL', 'EHLO', r);
     for (const line of r.lines.slice(1)) {
       const [keyword = '', ...rest] = line.trim().split(/\s+/);
       this.extensions.set(keyword.toUpperCase(), rest.join(' '));
@@ -303,6 +334,12 @@ export class SmtpConnection {
   }
 
   private async upgrade(): Promise<void> {
+    // RFC 3207 §4.2: nothing the server sent before TLS may count after it. Bytes beyond the 220
+    // (someone injecting replies in the clear) end the session.
+    if (this.closedWith) throw this.closedWith;
+    if (this.buffer.length > 0 || this.pendingLines.length > 0)
+      throw fail('EPROTOCOL', `${this.opts.host} sent data after its 220 to STARTTLS`);
+    this.decoder.end();
     const plain = this.socket as net.Socket;
     plain.removeAllListeners('data');
     plain.removeAllListeners('error');
@@ -330,6 +367,7 @@ export class SmtpConnection {
       });
     });
     this.socket = secured;
+    this.decoder = new StringDecoder('utf8');
     this.isSecure = true;
     this.attach(secured);
   }
@@ -338,7 +376,7 @@ export class SmtpConnection {
     const methods = (this.extensions.get('AUTH') ?? '').toUpperCase().split(/\s+/);
     const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
     const check = (r: Reply, expected: number) => {
-      if (r.code !== expected) throw fromReply('EAUTH', 'AUTH', r);
+      if (r.code !== expected) throw fromReply('EAUTH', 'AUTH', r); // classify.ts: EAUTH is temporary
     };
     if (methods.includes('PLAIN')) {
       check(await this.command(`AUTH PLAIN ${b64(`\0${auth.user}\0${auth.pass}`)}`), 235);
@@ -364,7 +402,7 @@ export class SmtpConnection {
     const refuse = (message: string): SmtpResult => ({
       ok: false,
       error: fail('EMESSAGE', message),
-      isUnanswered: true,
+      isUnsent: true,
     });
     if (ENVELOPE_UNSAFE.test(envelope.from) || ENVELOPE_UNSAFE.test(envelope.to))
       return refuse('An envelope address holds a character SMTP cannot carry');
@@ -381,12 +419,8 @@ export class SmtpConnection {
         return refuse(`${this.opts.host} does not offer SMTPUTF8, which this address needs`);
       params += ' SMTPUTF8';
     }
-    let answered = false;
-    const reply = async () => {
-      const r = await this.reply();
-      answered = true;
-      return r;
-    };
+    let isDataWritten = false;
+    const reply = () => this.reply();
     try {
       const mailCmd = `MAIL FROM:<${envelope.from}>${params}\r\n`;
       const rcptCmd = `RCPT TO:<${envelope.to}>\r\n`;
@@ -443,10 +477,11 @@ export class SmtpConnection {
           this.write('RSET\r\n');
           await r.catch(() => undefined);
         }
-        return { ok: false, error: failure, isUnanswered: false };
+        return { ok: false, error: failure, isUnsent: false };
       }
       const end = reply();
       this.write(dataBytes(raw));
+      isDataWritten = true;
       // RFC 2920 §3.1: the next transaction's commands may follow the message at once; its
       // replies queue behind this one's.
       this.isAwaitingFinalReply = true;
@@ -459,10 +494,10 @@ export class SmtpConnection {
       }
       this.messagesSent++;
       if (done.code !== 250)
-        return { ok: false, error: fromReply('EMESSAGE', 'DATA', done), isUnanswered: false };
+        return { ok: false, error: fromReply('EMESSAGE', 'DATA', done), isUnsent: false };
       return { ok: true, responseCode: done.code, response: done.text };
     } catch (err) {
-      return { ok: false, error: err as SmtpFailure, isUnanswered: !answered };
+      return { ok: false, error: err as SmtpFailure, isUnsent: !isDataWritten };
     }
   }
 

@@ -21,6 +21,8 @@ interface Job {
   envelope: { from: string; to: string };
   raw: Buffer;
   resolve(r: SmtpResult): void;
+  /** Lower goes first (the queue's priority: security, transactional, notification, bulk). */
+  priority: number;
   /** Sent once more on a fresh connection after its connection dropped. */
   isRequeued: boolean;
 }
@@ -37,16 +39,23 @@ export class SmtpPool {
 
   constructor(private readonly opts: SmtpPoolOptions) {}
 
-  /** Sends one message on the next free connection. Never rejects. */
-  send(envelope: { from: string; to: string }, raw: Buffer): Promise<SmtpResult> {
+  /**
+   * Sends one message on the next free connection. Never rejects. Waiting messages go out in
+   * `priority` order (lower first; first come, first served within one), so a login code claimed
+   * behind a batch of notifications does not wait for all of them.
+   */
+  send(envelope: { from: string; to: string }, raw: Buffer, priority = 0): Promise<SmtpResult> {
     if (this.isClosed)
       return Promise.resolve({
         ok: false,
         error: { code: 'ECONNECTION', message: 'The SMTP pool is closed' },
-        isUnanswered: true,
+        isUnsent: true,
       });
     return new Promise((resolve) => {
-      this.queue.push({ envelope, raw, resolve, isRequeued: false });
+      const job: Job = { envelope, raw, resolve, priority, isRequeued: false };
+      let at = this.queue.length;
+      while (at > 0 && this.queue[at - 1]!.priority > priority) at--;
+      this.queue.splice(at, 0, job);
       this.pump();
     });
   }
@@ -112,7 +121,7 @@ export class SmtpPool {
         // The relay is unreachable or refuses the session: the message first in line fails (the
         // worker retries it with backoff); the others try their own connection.
         const job = this.queue.shift();
-        job?.resolve({ ok: false, error, isUnanswered: true });
+        job?.resolve({ ok: false, error, isUnsent: true });
         this.pump();
       },
     );
@@ -126,12 +135,15 @@ export class SmtpPool {
       if (
         !result.ok &&
         result.error.code === 'ECONNECTION' &&
+        result.isUnsent &&
         !result.error.responseCode &&
         !job.isRequeued &&
         !this.isClosed
       ) {
-        // The connection dropped before the transaction's answer (a pooled connection the relay
-        // had closed meanwhile, say): once more on a fresh one; beyond that the worker's backoff
+        // The connection dropped before the message was written (a pooled connection the relay
+        // had closed meanwhile, say): once more on a fresh one. Not once it was written: the relay
+        // may have queued it before the drop, and a second copy now would be a duplicate; the
+        // worker's retry decides then, with its backoff. Beyond one re-send the worker's backoff
         // decides, so every attempt is recorded. Not after close(): nothing would send it, and
         // the caller would wait for it forever.
         job.isRequeued = true;
@@ -194,7 +206,7 @@ export class SmtpPool {
       job.resolve({
         ok: false,
         error: { code: 'ECONNECTION', message: 'The SMTP pool was closed' },
-        isUnanswered: true,
+        isUnsent: true,
       });
     const idle = this.idle.splice(0);
     for (const c of idle) this.forget(c);

@@ -411,7 +411,7 @@ describe('replies', () => {
     const before = conn.commands.length;
     const big = expectFailure(await p.send(envelope(), message('ehlo-2', `${'x'.repeat(2100)}\r\n`)));
     expect(big.error.code).toBe('EMESSAGE');
-    expect(big.isUnanswered).toBe(true);
+    expect(big.isUnsent).toBe(true);
     expect(conn.commands.length).toBe(before);
   });
 
@@ -453,14 +453,16 @@ describe('replies', () => {
     expect(raw.conns[0]!.messages).toHaveLength(0);
   });
 
-  it('a multi-line refusal of the greeting fails the message with the whole reply', async () => {
+  it('a multi-line refusal of the greeting fails the message with the whole reply, as a temporary failure (it is about the relay)', async () => {
     const raw = await startRaw({
       greeting: multiline(554, ['raw.test No SMTP service here', 'Your address is on our list']),
     });
     const result = expectFailure(await pool(raw.port).send(envelope(), message('greeting')));
-    expect(result.error).toMatchObject({ command: 'greeting', responseCode: 554 });
+    expect(result.error).toMatchObject({ command: 'greeting' });
+    expect(result.error.responseCode).toBeUndefined();
     expect(result.error.response).toBe('554-raw.test No SMTP service here\n554 Your address is on our list');
-    expect(result.isUnanswered).toBe(true);
+    expect(classifySmtpError(result.error).kind).toBe('soft_fail');
+    expect(result.isUnsent).toBe(true);
     expect(raw.conns[0]!.commands).toEqual([]);
   });
 
@@ -549,7 +551,7 @@ describe('the message: DATA, 8BITMIME, SIZE', () => {
     const big = expectFailure(await p.send(envelope(), message('big', `${'y'.repeat(1200)}\r\n`)));
     expect(big.error.code).toBe('EMESSAGE');
     expect(big.error.responseCode).toBeUndefined();
-    expect(big.isUnanswered).toBe(true);
+    expect(big.isUnsent).toBe(true);
     expect(classifySmtpError(big.error).kind).toBe('hard_fail');
     expect(sink.mailFroms).toHaveLength(0);
     expect((await p.send(envelope(), message('small'))).ok).toBe(true);
@@ -582,7 +584,7 @@ describe('SMTPUTF8 and the envelope', () => {
     const result = expectFailure(await p.send(envelope('用户@例子.test'), message('no-utf8')));
     expect(result.error.code).toBe('EMESSAGE');
     expect(result.error.message).toMatch(/SMTPUTF8/);
-    expect(result.isUnanswered).toBe(true);
+    expect(result.isUnsent).toBe(true);
     expect(classifySmtpError(result.error).kind).toBe('hard_fail');
     expect(sink.mailFroms).toHaveLength(0);
     expect(sink.received).toHaveLength(0);
@@ -601,7 +603,7 @@ describe('SMTPUTF8 and the envelope', () => {
     const p = pool(raw.port);
     const result = expectFailure(await p.send(env, message('unsafe')));
     expect(result.error.code).toBe('EMESSAGE');
-    expect(result.isUnanswered).toBe(true);
+    expect(result.isUnsent).toBe(true);
     expect(raw.conns.flatMap((c) => c.commands).filter((c) => /^(MAIL|RCPT)/.test(c))).toEqual([]);
   });
 });
@@ -639,7 +641,7 @@ describe('TLS', () => {
       await pool(sink.port, { requireTLS: true }).send(envelope(), message('plain')),
     );
     expect(result.error.code).toBe('ETLS');
-    expect(result.isUnanswered).toBe(true);
+    expect(result.isUnsent).toBe(true);
     expect(classifySmtpError(result.error).kind).toBe('soft_fail');
     expect(sink.mailFroms).toHaveLength(0);
     expect(sink.chunks[0]!.join('')).not.toMatch(/MAIL FROM/);
@@ -707,7 +709,7 @@ describe('AUTH', () => {
         await pool(sink.port, { auth: { user: 'mailsvc', pass: 'wrong' } }).send(envelope(), message('bad')),
       );
       expect(result.error).toMatchObject({ code: 'EAUTH', command: 'AUTH', responseCode: 535 });
-      expect(result.isUnanswered).toBe(true);
+      expect(result.isUnsent).toBe(true);
       expect(classifySmtpError(result.error)).toMatchObject({ kind: 'soft_fail', smtpCode: 535 });
       expect(sink.auths).toEqual([{ method, username: 'mailsvc' }]);
       expect(sink.mailFroms).toHaveLength(0);
@@ -1020,7 +1022,7 @@ describe('timeouts and refused connections', () => {
     const result = expectFailure(await p.send(envelope(), message('unanswered')));
     const took = Date.now() - dataAt;
     expect(result.error.code).toBe('ETIMEDOUT');
-    expect(result.isUnanswered).toBe(false);
+    expect(result.isUnsent).toBe(false);
     expect(classifySmtpError(result.error).kind).toBe('soft_fail');
     expect(took).toBeGreaterThanOrEqual(250);
     expect(took).toBeLessThan(1500);
@@ -1036,7 +1038,7 @@ describe('timeouts and refused connections', () => {
     for (const r of results) {
       const failed = expectFailure(r);
       expect(failed.error.code).toBe('ECONNECTION');
-      expect(failed.isUnanswered).toBe(true);
+      expect(failed.isUnsent).toBe(true);
       expect(classifySmtpError(failed.error).kind).toBe('soft_fail');
     }
   });
@@ -1143,7 +1145,7 @@ describe('the pool: reuse, pipelining, maxMessages, close', () => {
     for (const chunks of sink.chunks) expect(chunks.join('')).toMatch(/QUIT\r\n$/);
     const after = expectFailure(await p.send(envelope(), message('late')));
     expect(after.error.code).toBe('ECONNECTION');
-    expect(after.isUnanswered).toBe(true);
+    expect(after.isUnsent).toBe(true);
     expect(sink.connects).toBe(2);
   });
 
@@ -1202,5 +1204,110 @@ describe('the pool: reuse, pipelining, maxMessages, close', () => {
     expect(result).not.toBe('timeout');
     expect(result).toMatchObject({ ok: false, error: { code: 'ECONNECTION' } });
     expect(sink.connects).toBe(1);
+  });
+});
+
+describe('review findings: duplicates, STARTTLS injection, 421 without a close, session refusals', () => {
+  it('a connection that drops after the message was written is not re-sent: one copy, a soft failure for the worker to retry', async () => {
+    const raw = await startRaw({
+      // the message is read whole, then the connection drops before the 250
+      endOfData: (_m, conn) => {
+        conn.socket.destroy();
+        return null;
+      },
+    });
+    const p = pool(raw.port);
+    const result = expectFailure(await p.send(envelope(), message('once')));
+    expect(result.error.code).toBe('ECONNECTION');
+    expect(result.isUnsent).toBe(false);
+    expect(classifySmtpError(result.error).kind).toBe('soft_fail');
+    const copies = raw.conns.flatMap((c) => c.messages);
+    expect(copies).toHaveLength(1);
+  });
+
+  it('bytes injected after the 220 to STARTTLS end the session: nothing from before TLS counts after it, nothing is sent', async () => {
+    const raw = await startRaw({
+      ehlo: ['raw.test', 'PIPELINING', 'STARTTLS'],
+      // a man in the middle appends an EHLO reply in the clear, meant to be read over TLS
+      on: (command) =>
+        command === 'STARTTLS' ? '220 go ahead\r\n250-raw.test\r\n250 SIZE 10\r\n' : undefined,
+    });
+    const p = pool(raw.port, { requireTLS: true });
+    const result = expectFailure(await p.send(envelope(), message('tls')));
+    expect(result.error.code).toBe('EPROTOCOL');
+    expect(classifySmtpError(result.error).kind).toBe('soft_fail');
+    expect(raw.conns.flatMap((c) => c.commands).some((c) => c.startsWith('MAIL'))).toBe(false);
+  });
+
+  it('a reply nobody asked for ends the connection instead of answering the next command', async () => {
+    let isInjected = false;
+    const raw = await startRaw({
+      ehlo: ['raw.test', '8BITMIME'],
+      on: (command, conn) => {
+        if (command.startsWith('MAIL') && !isInjected) {
+          isInjected = true;
+          // two replies to one command: the second would be taken as RCPT's answer
+          conn.socket.write('250 2.1.0 Ok\r\n250 2.1.0 Ok\r\n');
+          return null;
+        }
+        return undefined;
+      },
+    });
+    const p = pool(raw.port);
+    const result = await within(p.send(envelope(), message('extra')), 1500);
+    expect(result).not.toBe('timeout');
+    const failed = expectFailure(result as SmtpResult);
+    expect(failed.error.code).toBe('EPROTOCOL');
+    expect(failed.isUnsent).toBe(true);
+    expect(classifySmtpError(failed.error).kind).toBe('soft_fail');
+    expect(raw.conns.flatMap((c) => c.messages)).toHaveLength(0);
+  });
+
+  it('a 421 the server does not follow with a close fails what is pipelined behind it at once, not at the socket timeout', async () => {
+    let refused = 0;
+    const raw = await startRaw({
+      on: (command) =>
+        command.startsWith('MAIL') && refused++ === 0 ? '421 4.3.2 Shutting down\r\n' : undefined,
+    });
+    const p = pool(raw.port, { socketTimeoutMs: 5000 });
+    const started = Date.now();
+    const [first, second] = await Promise.all([
+      p.send(envelope(), message('a')),
+      p.send(envelope(), message('b')),
+    ]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(expectFailure(first).error.responseCode).toBe(421);
+    expect(second.ok).toBe(true);
+  });
+
+  it('a 5xx greeting or EHLO refusal is about the relay, not the message: a soft failure', async () => {
+    const greeting = await startRaw({ greeting: '554 5.7.1 No service for you\r\n' });
+    const a = expectFailure(await pool(greeting.port).send(envelope(), message('g')));
+    expect(a.error.response).toContain('554 5.7.1');
+    expect(classifySmtpError(a.error).kind).toBe('soft_fail');
+    const ehlo = await startRaw({
+      on: (command) => (/^(EHLO|HELO)/.test(command) ? '550 5.7.1 Go away\r\n' : undefined),
+    });
+    const b = expectFailure(await pool(ehlo.port).send(envelope(), message('e')));
+    expect(classifySmtpError(b.error).kind).toBe('soft_fail');
+  });
+});
+
+describe('priority', () => {
+  it('waiting messages go out in priority order: a login code queued behind notifications goes next', async () => {
+    const order: string[] = [];
+    const raw = await startRaw({
+      ehlo: ['raw.test', '8BITMIME'],
+      endOfData: (m) => {
+        order.push(/^Subject: (\S+)/m.exec(m.toString('latin1'))![1]!);
+        return undefined;
+      },
+    });
+    const p = pool(raw.port, { size: 1 });
+    const sends = ['n1', 'n2', 'n3', 'n4'].map((id) => p.send(envelope(), message(id), 4));
+    sends.push(p.send(envelope(), message('code'), 0));
+    await Promise.all(sends);
+    // all five wait while the connection opens: the login code, queued last, goes first
+    expect(order).toEqual(['code', 'n1', 'n2', 'n3', 'n4']);
   });
 });

@@ -41,7 +41,7 @@ export function smtpTransport(opts: SmtpTransportOptions): Transport {
   return {
     name: 'smtp',
     async send(message: OutgoingMessage): Promise<DeliveryOutcome> {
-      const result = await pool.send(message.envelope, message.raw);
+      const result = await pool.send(message.envelope, message.raw, message.priority);
       if (result.ok)
         return { kind: 'sent', smtpCode: result.responseCode, response: result.response.slice(0, 500) };
       return classifySmtpError(result.error);

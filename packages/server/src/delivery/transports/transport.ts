@@ -6,6 +6,8 @@ export interface OutgoingMessage {
   /** SMTP envelope: MAIL FROM is the VERP bounce address, RCPT TO the recipient. */
   envelope: { from: string; to: string };
   raw: Buffer;
+  /** The message's queue priority (lower first): the SMTP pool sends waiting messages in this order. */
+  priority?: number;
   /** For the capture transport's index (dev inbox: its filters by template and tenant). */
   meta: {
     templateId: string;
