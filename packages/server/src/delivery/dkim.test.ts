@@ -2,6 +2,7 @@
 // header a receiver shows, and break when a header is added in transit (over-signing, RFC 6376
 // §8.15) or the body changes.
 import { createRequire } from 'node:module';
+import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import {
   dkimTxtValue,
@@ -146,5 +147,23 @@ describe('DKIM signatures', () => {
     const raw = signMessage(await buildMime(base), key).toString('latin1');
     const header = raw.slice(0, raw.indexOf('\r\n\r\n'));
     for (const line of header.split('\r\n')) expect(line.length, line).toBeLessThanOrEqual(78);
+  });
+});
+
+describe('MIME headers', () => {
+  it('a display name holding an encoded word shows as written, not as what it hides', async () => {
+    const hidden = '=?UTF-8?B?c2VjdXJpdHlAcGF5cGFsLmNvbQ==?='; // "security@paypal.com"
+    const parsed = await simpleParser(
+      buildMime({ ...base, from: { name: hidden, address: base.from.address } }),
+    );
+    expect(parsed.from?.value[0]).toMatchObject({ name: hidden, address: base.from.address });
+  });
+
+  it('names with quotes, specials and non-ASCII survive: quoted or encoded, never raw', async () => {
+    for (const name of ['Acme "Security" Team', 'Müller & Söhne', 'A, B <c@d>', 'Plain Name']) {
+      const parsed = await simpleParser(buildMime({ ...base, from: { name, address: base.from.address } }));
+      expect(parsed.from?.value[0]).toMatchObject({ name, address: base.from.address });
+      expect(parsed.from?.value).toHaveLength(1);
+    }
   });
 });
