@@ -480,12 +480,14 @@ export class SmtpConnection {
         return { ok: false, error: failure, isUnsent: false };
       }
       const end = reply();
+      // RFC 2920 §3.1: the next transaction's commands may follow the message at once; its
+      // replies queue behind this one's. Corked, the message and those commands leave in one write.
+      this.socket.cork();
       this.write(dataBytes(raw));
       isDataWritten = true;
-      // RFC 2920 §3.1: the next transaction's commands may follow the message at once; its
-      // replies queue behind this one's.
       this.isAwaitingFinalReply = true;
       this.onDataWritten?.();
+      this.socket.uncork();
       let done: Reply;
       try {
         done = await end;
