@@ -30,7 +30,7 @@ const nodemailer = createRequire(new URL('../packages/server/package.json', impo
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
-const defaults = loadConfig({});
+const defaults = loadConfig({ DATABASE_URL: BASE_URL }); // the defaults on PostgreSQL
 const POOL = defaults.MAILSVC_SMTP_POOL_SIZE;
 // The worker's messages in flight; the baseline gets as many concurrent sendMail calls.
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? defaults.MAILSVC_WORKER_CONCURRENCY);

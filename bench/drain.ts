@@ -17,7 +17,7 @@ import { openBenchTenant } from './bench-tenant.js';
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
 // the defaults a worker runs with (MAILSVC_SMTP_POOL_SIZE, MAILSVC_WORKER_CONCURRENCY)
-const defaults = loadConfig({});
+const defaults = loadConfig({ DATABASE_URL: BASE_URL }); // the defaults on PostgreSQL
 const POOL = defaults.MAILSVC_SMTP_POOL_SIZE;
 const IN_FLIGHT = defaults.MAILSVC_WORKER_CONCURRENCY;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -70,7 +70,7 @@ async function main() {
     const results: { acceptSeconds: number; drainSeconds: number; codeLatency: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // each round from an empty queue
-      await runtime.database.pool.query('TRUNCATE message_events, messages');
+      await runtime.database.pool.query('TRUNCATE message_events, messages CASCADE');
       // the backlog, accepted through the API before the worker starts
       const t0 = performance.now();
       const fixture = getFixture(backlogVersion);

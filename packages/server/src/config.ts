@@ -158,8 +158,9 @@ const spec = {
   },
   MAILSVC_WORKER_CONCURRENCY: {
     description:
-      'Messages one worker process delivers at the same time (also its claim batch size). The SMTP pool sends them over MAILSVC_SMTP_POOL_SIZE connections; the rest wait their turn in the process, claimed in batches.',
-    default: 64,
+      'Messages one worker process delivers at the same time (also its claim batch size). The SMTP pool sends them over MAILSVC_SMTP_POOL_SIZE connections; the rest wait their turn in the process, claimed in batches. On the embedded database the worker shares its one connection with the API, so smaller batches there keep accepts moving.',
+    default: (c: Record<string, unknown>) => (c.DATABASE_URL ? 64 : 16),
+    defaultLabel: '64 on PostgreSQL, 16 on the embedded database',
     parse: int(1, 500),
   },
   MAILSVC_WORKER_LEASE_MS: {
