@@ -20,6 +20,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../test/free-port.js';
 
 const run = promisify(execFile);
 
@@ -60,17 +61,6 @@ export interface PostfixInstance {
   /** Waits until Postfix's queue is empty: everything accepted was relayed (or bounced). */
   waitForEmptyQueue(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

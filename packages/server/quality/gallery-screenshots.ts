@@ -6,26 +6,15 @@
 // (default /tmp/shots-gallery) and look at the pictures.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../templates/quality/chromium.js';
+import { freePort } from '../test/free-port.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const OUT = path.resolve(process.argv[2] ?? '/tmp/shots-gallery');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startService(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const [port, wrapperPort, inboundPort] = [await freePort(), await freePort(), await freePort()];

@@ -6,26 +6,15 @@
 // message frame opens a new tab, the list updates itself when mail arrives, delete works.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../templates/quality/chromium.js';
+import { freePort } from '../test/free-port.js';
 
 const BIN = fileURLToPath(new URL('../bin/mailsvc.js', import.meta.url));
 const outDir = process.argv[2] ?? '/tmp/shots-inbox';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startService(dataDir: string): Promise<{ child: ChildProcess; base: string; apiKey: string }> {
   const [port, wrapperPort] = [await freePort(), await freePort()];
