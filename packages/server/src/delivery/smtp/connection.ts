@@ -131,7 +131,6 @@ export class SmtpConnection {
   private isSecure: boolean;
   /** False once the server said 421, the connection dropped, or a reply could not be read. */
   isUsable = true;
-  messagesSent = 0;
   /** The pool's bookkeeping: transactions running (two while one awaits its final reply) and started. */
   active = 0;
   started = 0;
@@ -234,8 +233,6 @@ export class SmtpConnection {
     const lines = this.pendingLines.map((l) => l.slice(4));
     const reply: Reply = { code: Number(m[1]), text: this.pendingLines.join('\n'), lines };
     this.pendingLines = [];
-    // 421: the server is closing the session (RFC 5321 §3.8), whatever it was asked.
-    if (reply.code === 421) this.isUsable = false;
     const waiter = this.waiters.shift();
     if (!waiter) {
       // Nothing was asked: a 421 closing an idle session, or a server (or someone between) talking
@@ -393,10 +390,6 @@ export class SmtpConnection {
     return this.extensions.has('PIPELINING');
   }
 
-  get secure(): boolean {
-    return this.isSecure;
-  }
-
   /** One transaction: MAIL FROM, RCPT TO, DATA, the message. Never rejects. */
   async send(envelope: { from: string; to: string }, raw: Buffer): Promise<SmtpResult> {
     const refuse = (message: string): SmtpResult => ({
@@ -420,7 +413,6 @@ export class SmtpConnection {
       params += ' SMTPUTF8';
     }
     let isDataWritten = false;
-    const reply = () => this.reply();
     try {
       const mailCmd = `MAIL FROM:<${envelope.from}>${params}\r\n`;
       const rcptCmd = `RCPT TO:<${envelope.to}>\r\n`;
@@ -428,7 +420,7 @@ export class SmtpConnection {
       let rcpt: Reply | null = null;
       let data: Reply | null = null;
       if (this.offersPipelining) {
-        const replies = [reply(), reply(), reply()];
+        const replies = [this.reply(), this.reply(), this.reply()];
         this.write(`${mailCmd}${rcptCmd}DATA\r\n`);
         const [m, r, d] = await Promise.allSettled(replies);
         // A refusal read before the connection dropped (421 and close, say) is the answer.
@@ -443,15 +435,15 @@ export class SmtpConnection {
           } else if (d!.status === 'fulfilled') data = d!.value;
         }
       } else {
-        const m = reply();
+        const m = this.reply();
         this.write(mailCmd);
         mail = await m;
         if (mail.code === 250) {
-          const r = reply();
+          const r = this.reply();
           this.write(rcptCmd);
           rcpt = await r;
           if (rcpt.code === 250 || rcpt.code === 251) {
-            const d = reply();
+            const d = this.reply();
             this.write('DATA\r\n');
             data = await d;
           }
@@ -464,7 +456,7 @@ export class SmtpConnection {
       else if (data && data.code !== 354) failure = fromReply('EMESSAGE', 'DATA', data);
       if (data?.code === 354 && failure) {
         // A server that opened DATA without a recipient gets an empty message it delivers to no one.
-        const r = reply();
+        const r = this.reply();
         this.write(END_OF_DATA);
         await r.catch(() => undefined);
       }
@@ -473,13 +465,13 @@ export class SmtpConnection {
         // after a 5xx, without a 421): the empty message and RSET only ready the connection for
         // the next transaction, and a drop there must not turn a 550 into a retried ECONNECTION.
         if (this.isUsable) {
-          const r = reply();
+          const r = this.reply();
           this.write('RSET\r\n');
           await r.catch(() => undefined);
         }
         return { ok: false, error: failure, isUnsent: false };
       }
-      const end = reply();
+      const end = this.reply();
       // RFC 2920 §3.1: the next transaction's commands may follow the message at once; its
       // replies queue behind this one's. Corked, the message and those commands leave in one write.
       this.socket.cork();
@@ -494,7 +486,6 @@ export class SmtpConnection {
       } finally {
         this.isAwaitingFinalReply = false;
       }
-      this.messagesSent++;
       if (done.code !== 250)
         return { ok: false, error: fromReply('EMESSAGE', 'DATA', done), isUnsent: false };
       return { ok: true, responseCode: done.code, response: done.text };

@@ -143,9 +143,8 @@ export class SmtpPool {
         // The connection dropped before the message was written (a pooled connection the relay
         // had closed meanwhile, say): once more on a fresh one. Not once it was written: the relay
         // may have queued it before the drop, and a second copy now would be a duplicate; the
-        // worker's retry decides then, with its backoff. Beyond one re-send the worker's backoff
-        // decides, so every attempt is recorded. Not after close(): nothing would send it, and
-        // the caller would wait for it forever.
+        // worker's retry decides then, with its backoff, so every attempt is recorded. Not after
+        // close(): nothing would send it, and the caller would wait for it forever.
         job.isRequeued = true;
         this.queue.unshift(job);
       } else {
@@ -164,10 +163,7 @@ export class SmtpPool {
       this.pump();
       return;
     }
-    if (!conn.isUsable || this.isClosed) {
-      this.forget(conn);
-      void conn.quit();
-    } else if (!this.hasRoom(conn)) {
+    if (!conn.isUsable || this.isClosed || !this.hasRoom(conn)) {
       this.forget(conn);
       void conn.quit();
     } else {
@@ -175,8 +171,6 @@ export class SmtpPool {
       this.idleTimers.set(
         conn,
         setTimeout(() => {
-          const i = this.idle.indexOf(conn);
-          if (i !== -1) this.idle.splice(i, 1);
           this.forget(conn);
           void conn.quit();
         }, this.opts.idleMs).unref(),
