@@ -18,9 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { getTemplate, renderVersion, validateTemplateData } from '@mailsvc/templates';
 import { simpleParser } from 'mailparser';
 import { loadConfig } from '../packages/server/src/config.js';
-import { dkimTxtValue, SIGNED_HEADERS } from '../packages/server/src/delivery/dkim.js';
+import { SIGNED_HEADERS } from '../packages/server/src/delivery/dkim.js';
 import { smtpTransport } from '../packages/server/src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../packages/server/src/delivery/worker.js';
+import { checkDkim } from '../packages/server/src/dev-inbox/check-dkim.js';
 import { openBenchTenant } from './bench-tenant.js';
 
 // The nodemailer the server uses (the root node_modules may hold an older one for other packages).
@@ -35,13 +36,6 @@ const POOL = defaults.MAILSVC_SMTP_POOL_SIZE;
 // The worker's messages in flight; the baseline gets as many concurrent sendMail calls.
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? defaults.MAILSVC_WORKER_CONCURRENCY);
 
-const require = createRequire(import.meta.url);
-const { dkimVerify } = require('mailauth/lib/dkim/verify') as {
-  dkimVerify(
-    raw: Buffer,
-    opts: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ): Promise<{ results: { status: { result: string }; signingDomain: string }[] }>;
-};
 const ROUNDS = 3;
 const PICKUPS = 50;
 
@@ -115,11 +109,10 @@ async function main() {
       });
     });
     const privateKey = createPrivateKey(keyRow.dkim_private_key!);
-    const txt = dkimTxtValue(createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }) as string);
-    const resolver = async (name: string, type: string) => {
-      if (type === 'TXT' && name === `${keyRow.dkim_selector}._domainkey.${domain}`) return [[txt]];
-      throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
-    };
+    const publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }) as string;
+    // the dev inbox's checker: mailauth with the selector's key answered from here, not DNS
+    const findPublicKey = async (d: string, selector: string) =>
+      d === domain && selector === keyRow.dkim_selector ? publicKeyPem : null;
     let verified = 0;
     /** The run's events at the sink: exactly one per message, and every sample parses and verifies. */
     async function check(label: string, start: number, idPrefix: string): Promise<void> {
@@ -133,9 +126,9 @@ async function main() {
         const parsed = await simpleParser(raw);
         if (!parsed.subject || !parsed.html || !parsed.text || !e.id.startsWith(idPrefix))
           throw new Error(`${label}: message ${e.id} did not parse back`);
-        const { results } = await dkimVerify(raw, { resolver });
-        if (results[0]?.status.result !== 'pass' || results[0].signingDomain !== domain)
-          throw new Error(`${label}: DKIM of ${e.id}: ${results[0]?.status.result}`);
+        const dkim = await checkDkim(raw, findPublicKey);
+        if (dkim.result !== 'pass' || dkim.signatures[0]?.domain !== domain)
+          throw new Error(`${label}: DKIM of ${e.id}: ${dkim.result}`);
         verified++;
       }
     }
