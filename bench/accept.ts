@@ -223,6 +223,22 @@ interface Row {
   p99: number;
   max: number;
   failures: number;
+  /** Per 2xx request: WAL bytes, full-page images in the WAL, commits of the bench database. */
+  walBytes: number;
+  walFpi: number;
+  commits: number;
+}
+
+/** Cluster-wide WAL written so far (pg_stat_wal, PostgreSQL 14+) and the bench database's commits. */
+async function walStats(): Promise<{ bytes: number; fpi: number; commits: number }> {
+  const c = new pg.Client({ connectionString: benchDatabaseUrl });
+  await c.connect();
+  const { rows } = await c.query<{ bytes: string; fpi: string; commits: string }>(
+    `SELECT w.wal_bytes::text AS bytes, w.wal_fpi::text AS fpi, d.xact_commit::text AS commits
+       FROM pg_stat_wal w, pg_stat_database d WHERE d.datname = current_database()`,
+  );
+  await c.end();
+  return { bytes: Number(rows[0]!.bytes), fpi: Number(rows[0]!.fpi), commits: Number(rows[0]!.commits) };
 }
 
 /**
@@ -246,12 +262,15 @@ async function measure(
   const { port } = server;
   if (!opts.overallRate) await load(port, { ...opts, duration: WARMUP_S });
   await settle();
+  const wal0 = await walStats();
   const pg0 = postgresPids();
   const before = { server: cpuMs([server.child.pid!]), postgres: cpuMs(pg0) };
   const r = await load(port, { ...opts, duration: DURATION_S });
   // backends started during the run count whole; those that ended are missed (rare: the pool keeps its connections)
   const pg1 = [...new Set([...pg0, ...postgresPids()])];
   const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, r['2xx']));
+  const wal1 = await walStats();
+  const per = (n: number) => n / Math.max(1, r['2xx']);
   const row = {
     name,
     perSecond: Math.round(r['2xx'] / r.duration),
@@ -261,9 +280,12 @@ async function measure(
     p99: r.latency.p99,
     max: r.latency.max,
     failures: r.non2xx + r.errors + r.timeouts,
+    walBytes: Math.round(per(wal1.bytes - wal0.bytes)),
+    walFpi: Number(per(wal1.fpi - wal0.fpi).toFixed(2)),
+    commits: Number(per(wal1.commits - wal0.commits).toFixed(3)),
   };
   console.error(
-    `  ${name}: ${row.perSecond}/s p50 ${row.p50} ms p99 ${row.p99} ms, ${row.failures} failures; CPU per request: server ${row.serverCpuUs} µs, PostgreSQL ${row.postgresCpuUs} µs`,
+    `  ${name}: ${row.perSecond}/s p50 ${row.p50} ms p99 ${row.p99} ms, ${row.failures} failures; CPU per request: server ${row.serverCpuUs} µs, PostgreSQL ${row.postgresCpuUs} µs; per request WAL ${row.walBytes} B, ${row.walFpi} full-page images, ${row.commits} commits`,
   );
   return row;
 }

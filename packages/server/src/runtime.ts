@@ -96,12 +96,14 @@ export async function openRuntime(
 }
 
 /**
- * POST /v1/send's batchers. Fewer batches in flight means bigger batches: one read and two
- * accepts at a time per process measured best (bench/accept.ts, alternating runs: 59–77% of the
- * baseline and p99 17–18 ms at 1,000/s offered, against 40–49% and 49–60 ms with half the pool
- * each); a second accept lets one batch prepare while the other waits for its commit flush. The
- * PGlite shim has one connection, so one batch at a time there. A second API process gets its
- * own batchers: its batches are separate transactions, as they would be in another process.
+ * POST /v1/send's batchers: the accept (with the checks that need the database, one round trip
+ * per send that passes) and the read of a refused send's context (for its exact error). Fewer
+ * batches in flight means bigger batches: one read and two accepts at a time per process measured
+ * best (bench/accept.ts, alternating runs: 59–77% of the baseline and p99 17–18 ms at 1,000/s
+ * offered, against 40–49% and 49–60 ms with half the pool each); a second accept lets one batch
+ * prepare while the other waits for its commit flush. The PGlite shim has one connection, so one
+ * batch at a time there. A second API process gets its own batchers: its batches are separate
+ * transactions, as they would be in another process.
  */
 export function newSendBatchers(
   database: Pick<DatabaseHandle, 'db' | 'kind'>,

@@ -546,6 +546,73 @@ describe('idempotency', () => {
     h.clock.set('2026-11-22T10:15:30.123Z');
   });
 
+  // DESIGN.md §3 order, on both paths: a send that passes every check costs one round trip (the
+  // checks that need the database run inside the accept); any refusal is answered from a read,
+  // in order.
+  it('answers a reused key with 409 before checking the template data (step 3 before step 5)', async () => {
+    const t = await seedScope(h);
+    await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-3-5' });
+    await expectError(
+      await send(t.apiKey, { ...LOGIN, data: {} }, { 'idempotency-key': 'order-3-5' }),
+      409,
+      'idempotency_key_reused',
+    );
+  });
+
+  it('replays a send after its environment was paused and its recipient complained (step 3 before steps 8 and 9)', async () => {
+    const t = await seedScope(h);
+    const first = await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-3-9' });
+    await setRecipient(t.environmentId, t.tenantId, 'jane@example.com', { complained_at: new Date() });
+    const again = await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-3-9' });
+    expect(again.json()).toEqual({ ...first.json(), idempotent: true });
+    await expectError(await send(t.apiKey, LOGIN), 403, 'recipient_complained');
+    await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'paused' });
+    const paused = await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-3-9' });
+    expect(paused.json()).toEqual({ ...first.json(), idempotent: true });
+    expect(await countMessages(t.environmentId)).toBe(1);
+  });
+
+  it('replays a send after the monthly quota is used up (step 3 before step 10)', async () => {
+    const t = await seedScope(h, { monthlyLimit: 1 });
+    const first = await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-3-10' });
+    expect(first.statusCode).toBe(200);
+    await expectError(await send(t.apiKey, { ...LOGIN, to: 'b@example.com' }), 403, 'monthly_quota_exceeded');
+    const again = await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-3-10' });
+    expect(again.json()).toEqual({ ...first.json(), idempotent: true });
+  });
+
+  it('answers sending_domain_not_ready before app_paused, and app_paused before the recipient (steps 7, 8, 9)', async () => {
+    const t = await seedScope(h);
+    await setRecipient(t.environmentId, t.tenantId, 'jane@example.com', { complained_at: new Date() });
+    await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'paused' });
+    await expectError(await send(t.apiKey, LOGIN), 403, 'app_paused');
+    const domain = `order-${t.projectId.slice(-8).toLowerCase()}.example.com`;
+    await h.admin('domains.add', { domain, project: t.projectId });
+    await expectError(await send(t.apiKey, LOGIN), 403, 'sending_domain_not_ready');
+    await expectError(
+      await send(t.apiKey, LOGIN, { 'idempotency-key': 'order-7' }),
+      403,
+      'sending_domain_not_ready',
+    );
+  });
+
+  it('answers invalid_template_data before from_domain_not_allowed and the recipient, with and without a key', async () => {
+    const t = await seedScope(h);
+    await setRecipient(t.environmentId, t.tenantId, 'jane@example.com', { complained_at: new Date() });
+    const bad = { ...LOGIN, data: {}, from: 'hello@elsewhere.example' };
+    await expectError(await send(t.apiKey, bad), 400, 'invalid_template_data');
+    await expectError(
+      await send(t.apiKey, bad, { 'idempotency-key': 'order-5' }),
+      400,
+      'invalid_template_data',
+    );
+    await expectError(
+      await send(t.apiKey, { ...LOGIN, from: 'hello@elsewhere.example' }),
+      403,
+      'from_domain_not_allowed',
+    );
+  });
+
   it('gives 50 concurrent duplicates exactly one message and 50 × 200', async () => {
     const t = await seedScope(h);
     const results = await Promise.all(

@@ -37,7 +37,10 @@ export interface Deps {
   sns: SnsClient;
   /** Prometheus metrics of this process (metrics.ts), served at GET /metrics. */
   metrics: Metrics;
-  /** POST /v1/send's reads and accepts, batched per process (db/batcher.ts, runtime.ts). */
+  /**
+   * POST /v1/send's accepts (with the checks that need the database) and the reads that answer
+   * refused sends, batched per process (db/batcher.ts, runtime.ts).
+   */
   send: {
     reads: Batcher<SendContextQuery, SendContext>;
     /** Group commit: sends accepted at the same moment share one transaction. */

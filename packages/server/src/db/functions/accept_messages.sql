@@ -1,30 +1,57 @@
--- Group commit of the accept step of POST /v1/send (DESIGN.md §3 steps 10 and 11): one call
--- accepts a batch of sends in one statement, so in one transaction with one commit flush and
--- one update of each usage counter row per environment, instead of one transaction per send.
+-- Group commit of POST /v1/send (DESIGN.md §3 steps 3, 7, 9, 10 and 11): one call accepts a
+-- batch of sends in one statement, so in one transaction with one commit flush and one update of
+-- each usage counter row per environment, instead of one transaction per send; and, for items that
+-- ask for it, it also runs the checks that need the database, so a send costs one round trip.
 -- (First created in migrations/0004_accept_batch.sql; this file replaces it on every migrate.)
 --
 -- p_items: a JSON array of sends (keys as in the jsonb_to_record column list below;
 -- request_sha256 in hex; idempotency_key NULL without an Idempotency-Key). Returns one row per
--- item: idx (its 0-based position in p_items) and outcome:
+-- item: idx (its 0-based position in p_items), outcome, and for 'idempotency_taken' the record
+-- that holds the key (held_sha256, held_message_id; the message id is NULL for a bulk send):
 --   'accepted'           message, accepted event, idempotency record and usage written;
 --   'idempotency_taken'  a live record holds the key (committed earlier, or an earlier item of
---                        this batch): nothing written, the caller replays that record;
+--                        this batch): nothing written, the caller replays that record (step 3);
+--   'refused'            (run_checks items only) the sending domain or the recipient refuses
+--                        the send (steps 7 and 9): nothing written, the caller reads the
+--                        context and answers with the exact error in DESIGN.md §3 order;
 --   'quota_exceeded'     no overage and the monthly limit is reached: nothing written for it.
 -- Nothing is raised for a refusal, so a refused item does not undo the others; any error
 -- (constraint, connection) undoes the whole batch. Every timestamp comes from the item.
 --
+-- run_checks: the item's sending domain is chosen here, as chooseSendingDomain() does in
+-- domain/send/send-email.ts (the environment's custom domain, else the project's, else the
+-- tenant's, oldest first, else default_domain), its From is from_email or, when that is NULL,
+-- notifications@ the domain; the item is refused when the custom domain is not verified, when
+-- the From is off the domain (checkSendingDomain()) or when recipient_refusal() refuses the
+-- recipient. test/send-checks-parity.test.ts compares both sides. Without run_checks the caller
+-- has made those checks and gives sending_domain and from_email.
+--
 -- The quota is reserve_usage() (reserve_usage.sql), the rule bulk sends use too: per
 -- (tenant, period, environment) group it reserves as many of the group's items as fit; items are
--- accepted in order while the grant lasts, the rest are refused; what items whose key was taken
--- did not use is given back before the group ends.
+-- accepted in order while the grant lasts, the rest are refused; what refused items and items
+-- whose key was taken did not use is given back before the group ends.
 --
 -- Deadlock freedom. Items are processed sorted by (tenant_id, period, environment_id,
 -- idempotency_key, position). reserve_usage() locks the tenant's counter row first and the lock
 -- is held until commit; an idempotency key of a tenant is claimed only while its counter lock is
 -- held. So counter locks are taken in ascending order and nobody else can hold those keys: waits
 -- happen only on counter locks, in one global order. (A tenant whose plan has limit 0 and no
--- overage takes no lock and writes nothing: every item of it is refused.)
-CREATE OR REPLACE FUNCTION accept_messages(p_items jsonb) RETURNS TABLE (idx integer, outcome text)
+-- overage takes no lock and writes nothing: every item of it is refused.) The reads of the
+-- checks take no lock.
+--
+-- The result columns grew (held_*), which CREATE OR REPLACE cannot do: a database that still has
+-- the older function gets it dropped once; later migrates only replace it.
+DO $drop$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_proc
+              WHERE proname = 'accept_messages' AND pronamespace = current_schema()::regnamespace
+                AND NOT ('held_sha256' = ANY (coalesce(proargnames, '{}')))) THEN
+    DROP FUNCTION accept_messages(jsonb);
+  END IF;
+END
+$drop$;
+CREATE OR REPLACE FUNCTION accept_messages(p_items jsonb)
+RETURNS TABLE (idx integer, outcome text, held_sha256 bytea, held_message_id text)
 LANGUAGE plpgsql
 AS $$
 DECLARE
@@ -34,18 +61,44 @@ DECLARE
   v_env      text;
   v_granted  integer := 0;  -- reserved for the current group
   v_accepted integer := 0;  -- accepted in the current group
+  v_domain   text;
+  v_from     text;
 BEGIN
   FOR r IN
     SELECT (e.ord - 1)::integer AS n, x.*,
-           count(*) OVER (PARTITION BY x.tenant_id, x.period, x.environment_id)::integer AS group_size
-      FROM jsonb_array_elements(p_items) WITH ORDINALITY AS e (item, ord),
-           jsonb_to_record(e.item) AS x (
+           count(*) OVER (PARTITION BY x.tenant_id, x.period, x.environment_id)::integer AS group_size,
+           held.environment_id IS NOT NULL AS is_held, held.request_sha256 AS held_sha,
+           held.message_id AS held_msg,
+           custom.domain AS custom_domain, custom.status AS custom_status,
+           rc.complained_at, rc.unsubscribed_at, rc.resubscribed_at, rc.cooldown_until,
+           rc.suppressed_until
+      FROM jsonb_array_elements(p_items) WITH ORDINALITY AS e (item, ord)
+     CROSS JOIN LATERAL jsonb_to_record(e.item) AS x (
              id text, tenant_id text, project_id text, environment_id text, api_key_id text,
              template_id text, template_version text, category text, priority smallint,
              to_email text, from_email text, from_name text, reply_to text,
              sending_domain text, data jsonb, expires_at timestamptz, event_id text,
              period text, now timestamptz, idempotency_key text, request_sha256 text,
-             idempotency_expires timestamptz)
+             idempotency_expires timestamptz, run_checks boolean, default_domain text)
+      -- 3. a live record of the key, committed before this statement began
+      LEFT JOIN idempotency_keys held
+        ON held.environment_id = x.environment_id AND held.key = x.idempotency_key
+       AND held.expires_at > x.now
+      -- 7. the custom sending domain that applies, as chooseSendingDomain() picks it
+      LEFT JOIN LATERAL (
+             SELECT d.domain, d.status
+               FROM sending_domains d
+              WHERE x.run_checks IS TRUE AND d.tenant_id = x.tenant_id
+                AND (d.environment_id = x.environment_id
+                     OR (d.scope = 'project' AND d.project_id = x.project_id)
+                     OR d.scope = 'tenant')
+              ORDER BY (d.environment_id = x.environment_id) IS TRUE DESC,
+                       (d.scope = 'project' AND d.project_id = x.project_id) IS TRUE DESC,
+                       d.created_at, d.domain
+              LIMIT 1) custom ON true
+      -- 9. the recipient's state
+      LEFT JOIN recipients rc
+        ON x.run_checks IS TRUE AND rc.environment_id = x.environment_id AND rc.email = x.to_email
      ORDER BY x.tenant_id, x.period, x.environment_id, x.idempotency_key, e.ord
   LOOP
     IF v_env IS DISTINCT FROM r.environment_id OR v_tenant IS DISTINCT FROM r.tenant_id
@@ -62,6 +115,35 @@ BEGIN
     END IF;
 
     idx := r.n;
+    held_sha256 := NULL;
+    held_message_id := NULL;
+
+    -- 3. idempotency replay: the caller answers with the record that holds the key
+    IF r.is_held THEN
+      outcome := 'idempotency_taken';
+      held_sha256 := r.held_sha;
+      held_message_id := r.held_msg;
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+
+    -- 7. sending domain and From, 9. recipient
+    IF r.run_checks IS TRUE THEN
+      v_domain := coalesce(r.custom_domain, r.default_domain);
+      v_from := coalesce(r.from_email, 'notifications@' || v_domain);
+      IF (r.custom_domain IS NOT NULL AND r.custom_status <> 'verified')
+         OR substring(v_from FROM '[^@]*$') IS DISTINCT FROM v_domain
+         OR recipient_refusal(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
+                              r.cooldown_until, r.suppressed_until, r.category, r.now) IS NOT NULL
+      THEN
+        outcome := 'refused';
+        RETURN NEXT;
+        CONTINUE;
+      END IF;
+    ELSE
+      v_domain := r.sending_domain;
+      v_from := r.from_email;
+    END IF;
 
     -- 10. quota
     IF v_accepted >= v_granted THEN
@@ -71,7 +153,8 @@ BEGIN
     END IF;
 
     -- 11. accept. Claim the Idempotency-Key, or take over one whose 24 hours have passed; a live
-    -- record (committed earlier, or written by an earlier item of this batch) is replayed.
+    -- record (committed since this statement began, or written by an earlier item of this batch)
+    -- is replayed.
     IF r.idempotency_key IS NOT NULL THEN
       INSERT INTO idempotency_keys (environment_id, key, request_sha256, message_id, bulk_job_id,
                                     created_at, expires_at)
@@ -82,6 +165,9 @@ BEGIN
             bulk_job_id = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
         WHERE idempotency_keys.expires_at <= r.now;
       IF NOT FOUND THEN
+        SELECT k.request_sha256, k.message_id INTO held_sha256, held_message_id
+          FROM idempotency_keys k
+         WHERE k.environment_id = r.environment_id AND k.key = r.idempotency_key;
         outcome := 'idempotency_taken';
         RETURN NEXT;
         CONTINUE;
@@ -94,8 +180,8 @@ BEGIN
                           reply_to, sending_domain, data, next_attempt_at, expires_at, created_at,
                           updated_at)
     VALUES (r.id, r.tenant_id, r.project_id, r.environment_id, r.api_key_id, r.template_id,
-            r.template_version, r.category, r.priority, r.to_email, r.from_email, r.from_name,
-            r.reply_to, r.sending_domain, r.data, r.now, r.expires_at, r.now, r.now);
+            r.template_version, r.category, r.priority, r.to_email, v_from, r.from_name,
+            r.reply_to, v_domain, r.data, r.now, r.expires_at, r.now, r.now);
 
     INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
     VALUES (r.event_id, r.id, r.tenant_id, 'accepted', '{}'::jsonb, r.now);

@@ -1,4 +1,5 @@
-// The reads (one round trip) and the accept (one statement for a batch of sends) of POST /v1/send.
+// The accept of POST /v1/send (one statement for a batch of sends, with the checks that need the
+// database) and the read of a send's context (for the answers to refused sends).
 import { sql } from 'kysely';
 import { type RecipientState, toRecipientState } from '../../domain/recipients/state.js';
 import type { Db, TemplateCategory } from '../schema.js';
@@ -71,7 +72,7 @@ export async function readSendContexts(db: Db, queries: readonly SendContextQuer
       q.n,
       (SELECT coalesce(json_agg(json_build_object(
                 'domain', d.domain, 'scope', d.scope, 'status', d.status,
-                'projectId', d.project_id, 'environmentId', d.environment_id) ORDER BY d.created_at), '[]')
+                'projectId', d.project_id, 'environmentId', d.environment_id) ORDER BY d.created_at, d.domain), '[]')
          FROM sending_domains d
         WHERE d.tenant_id = q.tenant_id
           AND (d.environment_id = q.environment_id
@@ -120,38 +121,55 @@ export interface AcceptedMessage {
   category: TemplateCategory;
   priority: number;
   toEmail: string;
-  fromEmail: string;
+  /** With `checks`: the explicit or configured From, or null for notifications@ the domain chosen. */
+  fromEmail: string | null;
   fromName: string | null;
   replyTo: string | null;
-  sendingDomain: string;
+  /** With `checks`: ignored (accept_messages() chooses it). */
+  sendingDomain: string | null;
   data: Record<string, unknown>;
   expiresAt: Date;
+}
+
+export interface IdempotencyRecord {
+  requestSha256: Buffer;
+  /** null: the key holds a bulk send. */
+  messageId: string | null;
 }
 
 export type AcceptOutcome =
   | { kind: 'accepted' }
   | { kind: 'quota_exceeded' }
+  /** The sending domain, the From or the recipient refuses the send (only items with `checks`). */
+  | { kind: 'refused' }
   /** A live record holds this Idempotency-Key (committed first, or an earlier send of the batch). */
-  | { kind: 'idempotency_taken' };
+  | { kind: 'idempotency_taken'; record: IdempotencyRecord };
 
-/** One send to accept, as accept_messages() takes it (0004_accept_batch.sql). */
+/** One send to accept, as accept_messages() takes it (db/functions/accept_messages.sql). */
 export interface AcceptItem {
   message: AcceptedMessage;
   period: string;
   idempotency?: { key: string; requestSha256: Buffer; expiresAt: Date };
   eventId: string;
   now: Date;
+  /**
+   * Steps 7 and 9 run in the same statement: the sending domain (else `defaultDomain`) and the
+   * From are chosen there and the item is 'refused' when a check fails. Without it, the caller
+   * has run them and gives message.sendingDomain and message.fromEmail.
+   */
+  checks?: { defaultDomain: string };
 }
 
 /**
  * One statement, so one round trip and one transaction for a whole batch: accept_messages()
- * (0004_accept_batch.sql) claims each idempotency record, inserts each message (the queue entry)
- * and its event, and counts usage once per tenant and environment; the tenant never passes a
- * no-overage limit under any concurrency. Returns one outcome per item, in the items' order.
- * A database error undoes the whole batch.
+ * (db/functions/accept_messages.sql) replays live idempotency records, runs the sending-domain and
+ * recipient checks of items that ask for them, claims each idempotency record, inserts each
+ * message (the queue entry) and its event, and counts usage once per tenant and environment; the
+ * tenant never passes a no-overage limit under any concurrency. Returns one outcome per item, in
+ * the items' order. A database error undoes the whole batch.
  */
 export async function acceptMessages(db: Db, items: readonly AcceptItem[]): Promise<AcceptOutcome[]> {
-  const payload = items.map(({ message: m, period, idempotency, eventId, now }) => ({
+  const payload = items.map(({ message: m, period, idempotency, eventId, now, checks }) => ({
     id: m.id,
     tenant_id: m.tenantId,
     project_id: m.projectId,
@@ -174,11 +192,27 @@ export async function acceptMessages(db: Db, items: readonly AcceptItem[]): Prom
     idempotency_key: idempotency?.key ?? null,
     request_sha256: idempotency?.requestSha256.toString('hex') ?? null,
     idempotency_expires: idempotency?.expiresAt.toISOString() ?? null,
+    run_checks: checks !== undefined,
+    default_domain: checks?.defaultDomain ?? null,
   }));
-  const { rows } = await sql<{ idx: number; outcome: AcceptOutcome['kind'] }>`
-    SELECT idx, outcome FROM accept_messages(${JSON.stringify(payload)}::jsonb)`.execute(db);
+  const { rows } = await sql<{
+    idx: number;
+    outcome: AcceptOutcome['kind'];
+    held_sha256: Buffer | null;
+    held_message_id: string | null;
+  }>`
+    SELECT idx, outcome, held_sha256, held_message_id
+      FROM accept_messages(${JSON.stringify(payload)}::jsonb)`.execute(db);
   const outcomes = new Array<AcceptOutcome>(items.length);
-  for (const r of rows) outcomes[r.idx] = { kind: r.outcome };
+  for (const r of rows) {
+    outcomes[r.idx] =
+      r.outcome === 'idempotency_taken'
+        ? {
+            kind: r.outcome,
+            record: { requestSha256: Buffer.from(r.held_sha256!), messageId: r.held_message_id },
+          }
+        : { kind: r.outcome };
+  }
   // filter() skips holes: an index missing from the rows shows as a shorter list.
   if (outcomes.filter(Boolean).length !== items.length) {
     throw new Error(`accept_messages returned ${rows.length} outcomes for ${items.length} items`);
@@ -203,5 +237,6 @@ export async function findSendingDomains(
       ]),
     )
     .orderBy('created_at')
+    .orderBy('domain')
     .execute();
 }

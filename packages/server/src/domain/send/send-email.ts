@@ -8,7 +8,7 @@ import {
   TemplateVersionNotFoundError,
   validateTemplateData,
 } from '@mailsvc/templates';
-import { findIdempotencyRecord, type SendingDomainRow } from '../../db/repositories/send.js';
+import type { IdempotencyRecord, SendingDomainRow } from '../../db/repositories/send.js';
 import type { TemplateCategory } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -108,9 +108,21 @@ export function resolveSender(
   input: Pick<SendInput, 'from' | 'fromName' | 'replyTo'>,
   sendingDomain: string,
 ): Sender & { isExplicit: boolean } {
+  const sender = resolveSenderWithoutDomain(auth, input);
+  return { ...sender, fromEmail: sender.fromEmail ?? `notifications@${sendingDomain}` };
+}
+
+/**
+ * Step 6: the From (explicit, else the environment's, else the project's; null when none is set,
+ * for notifications@ the sending domain), the From name and the Reply-To.
+ */
+export function resolveSenderWithoutDomain(
+  auth: AuthContext,
+  input: Pick<SendInput, 'from' | 'fromName' | 'replyTo'>,
+): Omit<Sender, 'fromEmail'> & { fromEmail: string | null; isExplicit: boolean } {
   const env = auth.environment.sender;
   const prj = auth.project.sender;
-  let fromEmail: string;
+  let fromEmail: string | null;
   if (input.from !== undefined) {
     const parsed = parseEmail(input.from);
     if (!parsed.ok) {
@@ -120,7 +132,7 @@ export function resolveSender(
     }
     fromEmail = parsed.address;
   } else {
-    fromEmail = env.fromEmail ?? prj.fromEmail ?? `notifications@${sendingDomain}`;
+    fromEmail = env.fromEmail ?? prj.fromEmail ?? null;
   }
   let fromName = env.fromName ?? prj.fromName;
   if (input.fromName !== undefined) {
@@ -195,6 +207,31 @@ export function checkSendingStatus(auth: AuthContext): void {
     throw new ApiError('app_blocked', 'Sending is blocked for this environment.');
 }
 
+/** Steps 4 (template) and 5 (template data). */
+function checkTemplate(input: SendInput): { version: TemplateVersion; data: Record<string, unknown> } {
+  const version = findVersion(input);
+  const checked = validateTemplateData(version, input.data);
+  if (!checked.ok) {
+    throw new ApiError(
+      'invalid_template_data',
+      `The data does not match template ${version.templateId} ${version.version}.`,
+      checked.errors.map((e) => ({ path: `/data${e.path === '/' ? '' : e.path}`, message: e.message })),
+    );
+  }
+  return { version, data: checked.data };
+}
+
+/** Steps 4 to 6 (all of 6 but the default From, which needs the sending domain) and 8: no reads. */
+function checkWithoutReads(auth: AuthContext, input: SendInput) {
+  const template = checkTemplate(input);
+  const sender = resolveSenderWithoutDomain(auth, input);
+  // 8. sending status (its answer comes after step 7's, which needs the read)
+  checkSendingStatus(auth);
+  return { ...template, sender };
+}
+
+const STATUS_CODES = new Set(['app_paused', 'app_blocked']);
+
 export async function sendEmail(
   deps: Deps,
   auth: AuthContext,
@@ -209,21 +246,8 @@ export async function sendEmail(
   const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
   const digest = idempotencyKey ? requestDigest(comparableRequest(input, to.address)) : undefined;
 
-  // One read for steps 3, 7 and 9 (idempotency record, sending domains, recipient), shared with
-  // the other sends read at the same moment; the checks still answer in DESIGN.md §3 order below.
-  const context = await deps.send.reads.call({
-    tenantId: auth.tenantId,
-    projectId: auth.projectId,
-    environmentId: auth.environmentId,
-    email: to.address,
-    idempotencyKey,
-    now,
-  });
-
   // 3. idempotency replay
-  const replay = (
-    record: { requestSha256: Buffer; messageId: string | null } | undefined,
-  ): SendResult | null => {
+  const replay = (record: IdempotencyRecord | undefined): SendResult | null => {
     if (!record) return null;
     // A key that holds a bulk send (no message) is a different request too.
     if (record.messageId === null || !record.requestSha256.equals(digest!)) {
@@ -234,82 +258,114 @@ export async function sendEmail(
     }
     return { status: 'accepted', messageId: record.messageId, idempotent: true };
   };
-  const earlier = replay(context.idempotency);
-  if (earlier) return earlier;
-
-  // 4. template, 5. template data
-  const version = findVersion(input);
-  const checked = validateTemplateData(version, input.data);
-  if (!checked.ok) {
-    throw new ApiError(
-      'invalid_template_data',
-      `The data does not match template ${version.templateId} ${version.version}.`,
-      checked.errors.map((e) => ({ path: `/data${e.path === '/' ? '' : e.path}`, message: e.message })),
-    );
-  }
-
-  const { custom, sendingDomain } = chooseSendingDomain(deps, auth, context.domains);
-
-  // 6. from / fromName / replyTo
-  const sender = resolveSender(auth, input, sendingDomain);
-
-  // 7. sending domain
-  checkSendingDomain(custom, sendingDomain, sender);
-
-  // 8. sending status
-  checkSendingStatus(auth);
-
-  // 9. recipient
-  const refusal = recipientRefusal(context.recipient, version.category, now);
-  if (refusal) throw new ApiError(refusal, REFUSAL_MESSAGES[refusal]);
 
   // 10. quota and 11. accept, in one transaction shared with the other sends being accepted at
   // the same moment (group commit, db/batcher.ts); settles once that transaction committed.
-  const messageId = newId('msg', now.getTime());
-  const outcome = await deps.send.accepts.call({
-    message: {
-      id: messageId,
+  const accept = async (
+    parts: ReturnType<typeof checkWithoutReads>,
+    chosen: { sendingDomain: string; fromEmail: string } | undefined,
+  ): Promise<SendResult | 'refused'> => {
+    const { version, data, sender } = parts;
+    const messageId = newId('msg', now.getTime());
+    const outcome = await deps.send.accepts.call({
+      message: {
+        id: messageId,
+        tenantId: auth.tenantId,
+        projectId: auth.projectId,
+        environmentId: auth.environmentId,
+        apiKeyId: auth.keyId,
+        templateId: version.templateId,
+        templateVersion: version.version,
+        category: version.category,
+        priority: PRIORITY[version.category],
+        toEmail: to.address,
+        fromEmail: chosen?.fromEmail ?? sender.fromEmail,
+        fromName: sender.fromName,
+        replyTo: sender.replyTo,
+        sendingDomain: chosen?.sendingDomain ?? null,
+        data,
+        expiresAt: new Date(now.getTime() + EXPIRY_MS[version.category]),
+      },
+      period: usagePeriod(now).id,
+      ...(idempotencyKey && {
+        idempotency: {
+          key: idempotencyKey,
+          requestSha256: digest!,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+        },
+      }),
+      eventId: newId('evt', now.getTime()),
+      now,
+      // Without a choice made here, steps 3, 7 and 9 run in the accept's own statement.
+      ...(!chosen && { checks: { defaultDomain: deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN } }),
+    });
+    switch (outcome.kind) {
+      case 'refused':
+        return 'refused';
+      case 'quota_exceeded':
+        throw new ApiError(
+          'monthly_quota_exceeded',
+          'The monthly quota is used up and the plan allows no overage.',
+        );
+      case 'idempotency_taken':
+        // The holder committed first (or is an earlier send of the same batch): answer as its
+        // replay, or 409 for a different request.
+        return replay(outcome.record)!;
+      case 'accepted':
+        deps.queue.notify();
+        deps.log.info(
+          { messageId, template: version.templateId, to: maskEmail(to.address) },
+          'message accepted',
+        );
+        return { status: 'accepted', messageId, idempotent: false };
+    }
+  };
+
+  // Every check in DESIGN.md §3 order on the context read for this send (steps 3, 7 and 9 read it),
+  // then the accept: the path for sends that a check refuses, so each gets its exact answer.
+  const checkInOrder = async (): Promise<SendResult> => {
+    const context = await deps.send.reads.call({
       tenantId: auth.tenantId,
       projectId: auth.projectId,
       environmentId: auth.environmentId,
-      apiKeyId: auth.keyId,
-      templateId: version.templateId,
-      templateVersion: version.version,
-      category: version.category,
-      priority: PRIORITY[version.category],
-      toEmail: to.address,
-      fromEmail: sender.fromEmail,
-      fromName: sender.fromName,
-      replyTo: sender.replyTo,
-      sendingDomain,
-      data: checked.data,
-      expiresAt: new Date(now.getTime() + EXPIRY_MS[version.category]),
-    },
-    period: usagePeriod(now).id,
-    ...(idempotencyKey && {
-      idempotency: {
-        key: idempotencyKey,
-        requestSha256: digest!,
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
-      },
-    }),
-    eventId: newId('evt', now.getTime()),
-    now,
-  });
-  if (outcome.kind === 'quota_exceeded') {
-    throw new ApiError(
-      'monthly_quota_exceeded',
-      'The monthly quota is used up and the plan allows no overage.',
-    );
+      email: to.address,
+      idempotencyKey,
+      now,
+    });
+    const earlier = replay(context.idempotency);
+    if (earlier) return earlier;
+    // 4. template, 5. template data
+    const { version, data } = checkTemplate(input);
+    // 6. from / fromName / replyTo
+    const { custom, sendingDomain } = chooseSendingDomain(deps, auth, context.domains);
+    const sender = resolveSender(auth, input, sendingDomain);
+    // 7. sending domain
+    checkSendingDomain(custom, sendingDomain, sender);
+    // 8. sending status
+    checkSendingStatus(auth);
+    // 9. recipient
+    const refusal = recipientRefusal(context.recipient, version.category, now);
+    if (refusal) throw new ApiError(refusal, REFUSAL_MESSAGES[refusal]);
+    // Every check passed on this read (the state changed since the accept refused it).
+    const result = await accept({ version, data, sender }, { sendingDomain, fromEmail: sender.fromEmail });
+    if (result === 'refused') throw new Error('accept_messages refused a send it was not asked to check');
+    return result;
+  };
+
+  // The usual case, one round trip: steps 4 to 6 and 8 need no read and pass; the accept's own
+  // statement runs steps 3, 7 and 9 and accepts. Otherwise, and when that statement refuses the
+  // send, the context is read and the checks run here in order, for the exact error.
+  let parts: ReturnType<typeof checkWithoutReads>;
+  try {
+    parts = checkWithoutReads(auth, input);
+  } catch (err) {
+    // With an Idempotency-Key, step 3 answers first; a paused or blocked environment (step 8)
+    // answers after the sending domain (step 7). Both need the read.
+    if (err instanceof ApiError && (idempotencyKey !== undefined || STATUS_CODES.has(err.code))) {
+      return checkInOrder();
+    }
+    throw err;
   }
-  if (outcome.kind === 'idempotency_taken') {
-    // The holder committed first (or is an earlier send of the same batch, committed with it):
-    // answer as its replay (or 409 for a different request).
-    const replayed = replay(await findIdempotencyRecord(deps.db, auth.environmentId, idempotencyKey!, now));
-    if (replayed) return replayed;
-    throw new Error('idempotency record vanished between commit and read');
-  }
-  deps.queue.notify();
-  deps.log.info({ messageId, template: version.templateId, to: maskEmail(to.address) }, 'message accepted');
-  return { status: 'accepted', messageId, idempotent: false };
+  const result = await accept(parts, undefined);
+  return result === 'refused' ? checkInOrder() : result;
 }
