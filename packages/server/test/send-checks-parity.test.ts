@@ -72,30 +72,40 @@ function domainRow(spec: DomainSpec, name: string) {
       case 'this-env':
         return {
           tenant_id: t.tenantId,
-          scope: 'environment',
+          scope: 'environment' as const,
           project_id: t.projectId,
           environment_id: t.environmentId,
         };
       case 'other-env':
         return {
           tenant_id: t.tenantId,
-          scope: 'environment',
+          scope: 'environment' as const,
           project_id: t.projectId,
           environment_id: siblingEnv,
         };
       case 'this-project':
-        return { tenant_id: t.tenantId, scope: 'project', project_id: t.projectId, environment_id: null };
+        return {
+          tenant_id: t.tenantId,
+          scope: 'project' as const,
+          project_id: t.projectId,
+          environment_id: null,
+        };
       case 'other-project':
         return {
           tenant_id: t.tenantId,
-          scope: 'project',
+          scope: 'project' as const,
           project_id: sibling.projectId,
           environment_id: null,
         };
       case 'tenant':
-        return { tenant_id: t.tenantId, scope: 'tenant', project_id: null, environment_id: null };
+        return { tenant_id: t.tenantId, scope: 'tenant' as const, project_id: null, environment_id: null };
       case 'other-tenant':
-        return { tenant_id: other.tenantId, scope: 'tenant', project_id: null, environment_id: null };
+        return {
+          tenant_id: other.tenantId,
+          scope: 'tenant' as const,
+          project_id: null,
+          environment_id: null,
+        };
     }
   })();
   const at = new Date(Date.UTC(2026, 0, 1, 0, spec.age));
