@@ -77,7 +77,7 @@ export async function openRuntime(
     config,
     log,
     keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
-    send: newSendBatchers(database, config.MAILSVC_DB_POOL_SIZE, metrics),
+    send: newSendBatchers(database, metrics),
     rateLimits,
     authFailures: new AuthFailureLimiter(rateLimits, config.MAILSVC_AUTH_FAILURE_LIMIT_PER_MINUTE),
     sns: defaultSnsClient(),
@@ -97,21 +97,16 @@ export async function openRuntime(
 
 /**
  * POST /v1/send's batchers: the accept (with the checks that need the database, one round trip
- * per send that passes) and the read of a refused send's context (for its exact error). Fewer
- * batches in flight means bigger batches: one read and two accepts at a time per process measured
- * best (bench/accept.ts, alternating runs: 59–77% of the baseline and p99 17–18 ms at 1,000/s
- * offered, against 40–49% and 49–60 ms with half the pool each); a second accept lets one batch
- * prepare while the other waits for its commit flush. The PGlite shim has one connection, so one
- * batch at a time there. A second API process gets its own batchers: its batches are separate
- * transactions, as they would be in another process.
+ * per send that passes) and the read of a refused send's context (for its exact error). One batch
+ * of each at a time per process: fewer batches in flight means bigger batches, so fewer
+ * statements, counter-row updates and commit flushes per send. Since the accept also runs the
+ * checks, one accept batch in flight measured best on PostgreSQL (bench/accept.ts, 2 rounds each:
+ * 1.15 and 1.02 of the baseline without and with keys against 1.00 and 0.88 with two in flight,
+ * and p99 at 1,000/s offered 1.5× the baseline's against 1.8×). The PGlite shim has one connection
+ * anyway. A second API process gets its own batchers: its batches are separate transactions, as
+ * they would be in another process.
  */
-export function newSendBatchers(
-  database: Pick<DatabaseHandle, 'db' | 'kind'>,
-  poolSize = 10,
-  metrics?: Metrics,
-): Deps['send'] {
-  const isEmbedded = database.kind === 'pglite';
-  const accepts = isEmbedded ? 1 : Math.min(2, Math.max(1, poolSize - 1));
+export function newSendBatchers(database: Pick<DatabaseHandle, 'db'>, metrics?: Metrics): Deps['send'] {
   // A failed batch is retried item by item unless the database is unreachable: one send the
   // database refuses must not fail the sends batched with it.
   const isolate = (err: unknown) => !isDatabaseUnavailable(err);
@@ -122,7 +117,7 @@ export function newSendBatchers(
       isolate,
     }),
     accepts: new Batcher((items) => acceptMessages(database.db, items), {
-      maxConcurrent: accepts,
+      maxConcurrent: 1,
       maxBatch: 100,
       ...(metrics && { onBatch: (size: number) => metrics.batchSize.observe({ kind: 'accept' }, size) }),
       isolate,

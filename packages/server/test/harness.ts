@@ -108,7 +108,7 @@ export async function createHarness(
         {
           ...runtime.deps,
           keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
-          send: newSendBatchers(runtime.database, config.MAILSVC_DB_POOL_SIZE),
+          send: newSendBatchers(runtime.database),
         },
         { onUndeclaredError },
       );

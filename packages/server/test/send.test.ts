@@ -755,7 +755,7 @@ describe(`group commit of accepts (${backend})`, () => {
   it('accepts the other sends of a batch when the database refuses one of them (the batch is retried item by item)', async () => {
     const t = await seedScope(h);
     const accepts = h.runtime.deps.send.accepts;
-    // Two calls start batches of their own at once; the rest queue and are accepted as one batch,
+    // The first calls start batches of their own; the rest queue and are accepted as one batch,
     // the poisoned item (a NUL the database cannot store, past validation) among them.
     const poisoned = item(t, { to: 'poison@example.com', key: 'poison' });
     poisoned.message.data = { code: 'x\u0000' };
