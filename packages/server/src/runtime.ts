@@ -6,7 +6,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { Batcher } from './db/batcher.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
-import { describeConnectFailure, isDatabaseUnavailable } from './db/errors.js';
+import { describeConnectFailure, isStatementError } from './db/errors.js';
 import { migrate } from './db/migrate.js';
 import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
 import { acceptMessages, readSendContexts } from './db/repositories/send.js';
@@ -107,9 +107,10 @@ export async function openRuntime(
  * they would be in another process.
  */
 export function newSendBatchers(database: Pick<DatabaseHandle, 'db'>, metrics?: Metrics): Deps['send'] {
-  // A failed batch is retried item by item unless the database is unreachable: one send the
-  // database refuses must not fail the sends batched with it.
-  const isolate = (err: unknown) => !isDatabaseUnavailable(err);
+  // A batch the database refused is retried item by item (one send it cannot store must not fail
+  // the sends batched with it); not when it is unreachable, nor for an error of our own code after
+  // the statement, when the batch may have committed.
+  const isolate = isStatementError;
   return {
     reads: new Batcher((qs) => readSendContexts(database.db, qs), {
       maxConcurrent: 1,

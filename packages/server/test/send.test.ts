@@ -742,6 +742,33 @@ describe(`group commit of accepts (${backend})`, () => {
     expect(await idempotencyRecords(open)).toBe(1);
   });
 
+  it('replays a key accepted earlier in the batch when that send used the last of the quota (step 3 before step 10)', async () => {
+    const t = await seedScope(h, { monthlyLimit: 1 });
+    const first = item(t, { key: 'last-unit' });
+    const outcomes = await acceptMessages(h.runtime.deps.db, [first, item(t, { key: 'last-unit' })]);
+    expect(outcomes.map((o) => o.kind)).toEqual(['accepted', 'idempotency_taken']);
+    expect(outcomes[1]).toMatchObject({ record: { messageId: first.message.id } });
+    expect(await usage(t)).toEqual({ tenant: 1, environment: 1 });
+  });
+
+  it('answers identical keyed sends from two API replicas with 200 when they race for the last of the quota', async () => {
+    const t = await seedScope(h, { monthlyLimit: 1 });
+    const replica = await h.replica();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? replica : h.app).inject({
+          method: 'POST',
+          url: '/v1/send',
+          headers: { ...bearer(t.apiKey), 'content-type': 'application/json', 'idempotency-key': 'race' },
+          payload: JSON.stringify(LOGIN),
+        }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(results.map((r) => r.json().messageId)).size).toBe(1);
+    expect(await countMessages(t.environmentId)).toBe(1);
+  });
+
   it('commits nothing of a batch when one of its items fails', async () => {
     const t = await seedScope(h);
     const broken = item(t, { key: 'lost' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './errors.js';
+import { isDatabaseUnavailable, isStatementError } from './errors.js';
 
 describe('isDatabaseUnavailable (503, never 500)', () => {
   it.each([
@@ -19,5 +19,24 @@ describe('isDatabaseUnavailable (503, never 500)', () => {
     ['a plain bug', new TypeError('x is undefined')],
   ])('does not count %s', (_name, err) => {
     expect(isDatabaseUnavailable(err)).toBe(false);
+  });
+});
+
+describe('isStatementError (a batch is retried item by item only for these)', () => {
+  it.each([
+    ['a NUL the database cannot store (22P05)', { code: '22P05', severity: 'ERROR' }],
+    ['a unique violation (23505)', { code: '23505', severity: 'ERROR' }],
+    ['a deadlock (40P01)', { code: '40P01', severity: 'ERROR' }],
+  ])('counts %s', (_name, err) => {
+    expect(isStatementError(err)).toBe(true);
+  });
+
+  it.each([
+    ['the database unavailable (57P01)', { code: '57P01', severity: 'FATAL' }],
+    ['a refused connection', { code: 'ECONNREFUSED' }],
+    ['an error of our own code after the statement, when the batch may have committed', new TypeError('x')],
+    ['a result that does not match the batch', new Error('accept_messages returned 3 outcomes for 4 items')],
+  ])('does not count %s', (_name, err) => {
+    expect(isStatementError(err)).toBe(false);
   });
 });

@@ -67,3 +67,14 @@ export function isTransientDatabaseError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('40') || code === '55P03' || code === '57014');
 }
+
+/**
+ * An error the database raised for a statement (it carries a SQLSTATE), other than the database
+ * being unavailable: what one bad item of a batch can cause, so what a batch is retried item by
+ * item for. An error thrown by our own code after the statement ran is not one: the batch may
+ * have committed, and running its items again would accept them twice.
+ */
+export function isStatementError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !isDatabaseUnavailable(err);
+}

@@ -150,8 +150,21 @@ BEGIN
       v_from := r.from_email;
     END IF;
 
-    -- 10. quota
+    -- 10. quota. A key claimed since this statement began (an identical request accepted by an
+    -- earlier item or batch, which used the last of the quota) is a replay, not a refusal: under
+    -- the counter lock no claim of this tenant's keys is in progress, so a fresh read is final.
     IF v_accepted >= v_granted THEN
+      IF r.idempotency_key IS NOT NULL THEN
+        SELECT k.request_sha256, k.message_id INTO held_sha256, held_message_id
+          FROM idempotency_keys k
+         WHERE k.environment_id = r.environment_id AND k.key = r.idempotency_key
+           AND k.expires_at > r.now;
+        IF FOUND THEN
+          outcome := 'idempotency_taken';
+          RETURN NEXT;
+          CONTINUE;
+        END IF;
+      END IF;
       outcome := 'quota_exceeded';
       RETURN NEXT;
       CONTINUE;

@@ -209,7 +209,11 @@ export async function acceptMessages(db: Db, items: readonly AcceptItem[]): Prom
       r.outcome === 'idempotency_taken'
         ? {
             kind: r.outcome,
-            record: { requestSha256: Buffer.from(r.held_sha256!), messageId: r.held_message_id },
+            // request_sha256 is NOT NULL; an empty digest would answer 409, never a replay
+            record: {
+              requestSha256: r.held_sha256 ? Buffer.from(r.held_sha256) : Buffer.alloc(0),
+              messageId: r.held_message_id,
+            },
           }
         : { kind: r.outcome };
   }
