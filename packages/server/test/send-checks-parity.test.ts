@@ -6,7 +6,7 @@
 // four From choices and the recipient states that refuse, on the real database.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AcceptItem, acceptMessages, readSendContexts } from '../src/db/repositories/send.js';
+import { acceptMessages, readSendContexts } from '../src/db/repositories/send.js';
 import type { TemplateCategory } from '../src/db/schema.js';
 import type { AuthContext } from '../src/domain/auth/authenticate.js';
 import type { Deps } from '../src/domain/deps.js';
@@ -14,6 +14,7 @@ import { recipientRefusal } from '../src/domain/recipients/state.js';
 import { checkSendingDomain, chooseSendingDomain, resolveSender } from '../src/domain/send/send-email.js';
 import { ApiError } from '../src/errors.js';
 import { newId } from '../src/ids.js';
+import { acceptItem } from './accept-item.js';
 import { createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
@@ -206,30 +207,12 @@ describe('the sending-domain, From and recipient checks of POST /v1/send in SQL 
       });
 
       // SQL: the same sends through accept_messages() with its checks
-      const items: AcceptItem[] = probes.map((p) => ({
-        message: {
-          id: newId('msg', NOW.getTime()),
-          tenantId: t.tenantId,
-          projectId: t.projectId,
-          environmentId: t.environmentId,
-          apiKeyId: t.keyId,
-          templateId: 'login-code',
-          templateVersion: 'v1',
-          category: p.category,
-          priority: 0,
-          toEmail: p.to,
-          fromEmail: p.from ?? null,
-          fromName: null,
-          replyTo: null,
-          sendingDomain: null,
-          data: { code: '482913' },
-          expiresAt: new Date(NOW.getTime() + 3_600_000),
-        },
-        period: '2026-11',
-        eventId: newId('evt', NOW.getTime()),
-        now: NOW,
-        checks: { defaultDomain: DEFAULT_DOMAIN },
-      }));
+      const items = probes.map((p) =>
+        acceptItem(t, NOW, {
+          message: { category: p.category, toEmail: p.to, fromEmail: p.from ?? null, sendingDomain: null },
+          checks: { defaultDomain: DEFAULT_DOMAIN },
+        }),
+      );
       const outcomes = await acceptMessages(db, items);
       const rows = await db
         .selectFrom('messages')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AcceptItem, acceptMessages } from '../src/db/repositories/send.js';
-import { newId } from '../src/ids.js';
+import { acceptMessages } from '../src/db/repositories/send.js';
+import { acceptItem } from './accept-item.js';
 import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
@@ -662,39 +662,11 @@ describe(`group commit of accepts (${backend})`, () => {
         .execute()
     ).length;
 
-  function item(t: Scope, opts: { key?: string; to?: string } = {}): AcceptItem {
-    const now = h.runtime.deps.clock.now();
-    return {
-      message: {
-        id: newId('msg', now.getTime()),
-        tenantId: t.tenantId,
-        projectId: t.projectId,
-        environmentId: t.environmentId,
-        apiKeyId: t.keyId,
-        templateId: 'login-code',
-        templateVersion: 'v1',
-        category: 'security',
-        priority: 0,
-        toEmail: opts.to ?? 'jane@example.com',
-        fromEmail: 'notifications@mailsvc.test',
-        fromName: null,
-        replyTo: null,
-        sendingDomain: 'mailsvc.test',
-        data: { code: '482913' },
-        expiresAt: new Date(now.getTime() + 3_600_000),
-      },
-      period: '2026-11',
-      ...(opts.key && {
-        idempotency: {
-          key: opts.key,
-          requestSha256: Buffer.alloc(32, 7),
-          expiresAt: new Date(now.getTime() + 24 * 3_600_000),
-        },
-      }),
-      eventId: newId('evt', now.getTime()),
-      now,
-    };
-  }
+  const item = (t: Scope, opts: { key?: string; to?: string } = {}) =>
+    acceptItem(t, h.runtime.deps.clock.now(), {
+      ...(opts.key && { key: opts.key }),
+      ...(opts.to && { message: { toEmail: opts.to } }),
+    });
 
   it('accepts exactly 10 in total when two API replicas send 50 concurrently to a tenant with limit 10', async () => {
     const t = await seedScope(h, { monthlyLimit: 10 });
