@@ -1,6 +1,6 @@
 // A captured message read back for the dev inbox: parsed with mailparser, with its links and
-// one-time codes, and the facts the Checks tab shows.
-import { simpleParser } from 'mailparser';
+// one-time codes, and the facts the Checks tab shows. mailparser is loaded on the first message
+// read (about 20 MB resident with its character-set tables), not when `mailsvc start` starts.
 import type { CapturedEntry } from '../delivery/transports/capture.js';
 import { extractCodes } from './extract-codes.js';
 import { extractLinks, type MessageLink } from './extract-links.js';
@@ -31,6 +31,7 @@ export async function readInboxMessage(
   raw: Buffer,
   entry: CapturedEntry | null,
 ): Promise<InboxMessage> {
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(raw, { skipTextToHtml: true });
   const toHeader = Array.isArray(parsed.to)
     ? parsed.to.map((a) => a.text).join(', ')
