@@ -5,13 +5,15 @@
 // Used for the accept of POST /v1/send (group commit: sends accepted together share one
 // transaction, one update of each usage counter row and one commit flush; the counter row of a
 // tenant is locked until its commit is on disk, so one transaction per send limits a tenant to
-// one send per flush) and for the read before it (one query for many sends).
+// one send per flush) and for the read of a refused send's context (one query for many sends).
 //
 // A batch that fails undoes all of it (one statement, one transaction). One bad item must not
-// fail the others: when `isolate(err)` says the failure may be an item's own (anything but the
-// database being unreachable), each item of the batch is run again on its own, so only the bad
-// one fails. When the database is unreachable, every call of the batch fails with that error
-// (503 for a send: nothing was committed, a retry with the same Idempotency-Key is safe).
+// fail the others: when `isolate(err)` says the failure may be an item's own (for the send
+// batchers: an error the database raised for the statement, isStatementError), each item of the
+// batch is run again on its own, so only the bad one fails. Otherwise every call of the batch
+// fails with that error: when the database is unreachable (503 for a send: nothing was committed,
+// a retry with the same Idempotency-Key is safe), and when our own code failed after the
+// statement (the batch may have committed: running its items again could accept them twice).
 
 interface Pending<I, O> {
   item: I;
