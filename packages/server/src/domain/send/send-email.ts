@@ -221,16 +221,10 @@ function checkTemplate(input: SendInput): { version: TemplateVersion; data: Reco
   return { version, data: checked.data };
 }
 
-/** Steps 4 to 6 (all of 6 but the default From, which needs the sending domain) and 8: no reads. */
+/** Steps 4 to 6, all of 6 but the default From (which needs the sending domain): no reads. */
 function checkWithoutReads(auth: AuthContext, input: SendInput) {
-  const template = checkTemplate(input);
-  const sender = resolveSenderWithoutDomain(auth, input);
-  // 8. sending status (its answer comes after step 7's, which needs the read)
-  checkSendingStatus(auth);
-  return { ...template, sender };
+  return { ...checkTemplate(input), sender: resolveSenderWithoutDomain(auth, input) };
 }
-
-const STATUS_CODES = new Set(['app_paused', 'app_blocked']);
 
 export async function sendEmail(
   deps: Deps,
@@ -359,13 +353,12 @@ export async function sendEmail(
   try {
     parts = checkWithoutReads(auth, input);
   } catch (err) {
-    // With an Idempotency-Key, step 3 answers first; a paused or blocked environment (step 8)
-    // answers after the sending domain (step 7). Both need the read.
-    if (err instanceof ApiError && (idempotencyKey !== undefined || STATUS_CODES.has(err.code))) {
-      return checkInOrder();
-    }
+    // With an Idempotency-Key, step 3 (which needs the read) answers first.
+    if (err instanceof ApiError && idempotencyKey !== undefined) return checkInOrder();
     throw err;
   }
+  // 8. A paused or blocked environment answers after the sending domain (step 7, the read).
+  if (auth.sendingStatus !== 'active') return checkInOrder();
   const result = await accept(parts, undefined);
   return result === 'refused' ? checkInOrder() : result;
 }
