@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptMessages } from '../src/db/repositories/send.js';
 import { acceptItem } from './accept-item.js';
@@ -14,13 +15,15 @@ afterAll(() => h.close());
 
 const LOGIN = { templateId: 'login-code', to: 'jane@example.com', data: { code: '482913' } };
 
-function send(apiKey: string, body: unknown, headers: Record<string, string> = {}) {
-  return h.request({
-    method: 'POST',
+/** POST /v1/send, through the harness, or straight into one API process (`via`, e.g. a replica). */
+function send(apiKey: string, body: unknown, headers: Record<string, string> = {}, via?: FastifyInstance) {
+  const request = {
+    method: 'POST' as const,
     url: '/v1/send',
     headers: { ...bearer(apiKey), 'content-type': 'application/json', ...headers },
     payload: JSON.stringify(body),
-  });
+  };
+  return via ? via.inject(request) : h.request(request);
 }
 
 async function expectError(res: Awaited<ReturnType<typeof send>>, status: number, code: string) {
@@ -673,12 +676,7 @@ describe(`group commit of accepts (${backend})`, () => {
     const replica = await h.replica();
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        (i % 2 ? replica : h.app).inject({
-          method: 'POST',
-          url: '/v1/send',
-          headers: { ...bearer(t.apiKey), 'content-type': 'application/json' },
-          payload: JSON.stringify({ ...LOGIN, to: `r${i}@example.com` }),
-        }),
+        send(t.apiKey, { ...LOGIN, to: `r${i}@example.com` }, {}, i % 2 ? replica : h.app),
       ),
     );
     const codes = results.map((r) => (r.statusCode === 200 ? 'ok' : r.json().error.code));
@@ -728,12 +726,7 @@ describe(`group commit of accepts (${backend})`, () => {
     const replica = await h.replica();
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        (i % 2 ? replica : h.app).inject({
-          method: 'POST',
-          url: '/v1/send',
-          headers: { ...bearer(t.apiKey), 'content-type': 'application/json', 'idempotency-key': 'race' },
-          payload: JSON.stringify(LOGIN),
-        }),
+        send(t.apiKey, LOGIN, { 'idempotency-key': 'race' }, i % 2 ? replica : h.app),
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
