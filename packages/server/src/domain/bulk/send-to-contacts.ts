@@ -4,7 +4,7 @@
 // (db/repositories/bulk.ts). The dry run runs the same checks and the same classification,
 // counted, and writes nothing.
 import { type BulkSendRequest, SKIP_REASONS, type SkipReason } from '@mailsvc/contract/api';
-import { getTemplate, validateTemplateData } from '@mailsvc/templates';
+import { getTemplate } from '@mailsvc/templates';
 import {
   type BulkTargets,
   countBulkTargets,
@@ -25,6 +25,7 @@ import {
   checkIdempotencyKey,
   checkSendingDomain,
   checkSendingStatus,
+  checkTemplateData,
   chooseSendingDomain,
   EXPIRY_MS,
   findVersion,
@@ -182,18 +183,8 @@ interface CheckedJob {
 async function checkJob(deps: Deps, auth: AuthContext, send: BulkSend, now: Date): Promise<CheckedJob> {
   const named = toNamedContacts(send.refs);
   const version = findVersion(send);
-  const checked = validateTemplateData(version, send.templateData);
-  if (!checked.ok) {
-    throw new ApiError(
-      'invalid_template_data',
-      `The data does not match template ${version.templateId} ${version.version}.`,
-      checked.errors.map((e) => ({
-        path: `${send.dataPath}${e.path === '/' ? '' : e.path}`,
-        message: e.message,
-      })),
-    );
-  }
-  const placeholderProblems = contactPlaceholderProblems(version, checked.data, send.dataPath);
+  const data = checkTemplateData(version, send.templateData, send.dataPath);
+  const placeholderProblems = contactPlaceholderProblems(version, data, send.dataPath);
   if (placeholderProblems.length > 0) {
     throw new ApiError(
       'invalid_template_data',
@@ -214,7 +205,7 @@ async function checkJob(deps: Deps, auth: AuthContext, send: BulkSend, now: Date
   return {
     send,
     version,
-    data: checked.data,
+    data,
     sender,
     sendingDomain,
     targets: {

@@ -207,18 +207,30 @@ export function checkSendingStatus(auth: AuthContext): void {
     throw new ApiError('app_blocked', 'Sending is blocked for this environment.');
 }
 
-/** Steps 4 (template) and 5 (template data). */
-function checkTemplate(input: SendInput): { version: TemplateVersion; data: Record<string, unknown> } {
-  const version = findVersion(input);
-  const checked = validateTemplateData(version, input.data);
+/**
+ * Step 5: the data against the version's schema (a validated copy, defaults applied); 400
+ * invalid_template_data with every failing field at its path under `dataPath` otherwise.
+ */
+export function checkTemplateData(
+  version: TemplateVersion,
+  data: unknown,
+  dataPath: string,
+): Record<string, unknown> {
+  const checked = validateTemplateData(version, data);
   if (!checked.ok) {
     throw new ApiError(
       'invalid_template_data',
       `The data does not match template ${version.templateId} ${version.version}.`,
-      checked.errors.map((e) => ({ path: `/data${e.path === '/' ? '' : e.path}`, message: e.message })),
+      checked.errors.map((e) => ({ path: `${dataPath}${e.path === '/' ? '' : e.path}`, message: e.message })),
     );
   }
-  return { version, data: checked.data };
+  return checked.data;
+}
+
+/** Steps 4 (template) and 5 (template data). */
+function checkTemplate(input: SendInput): { version: TemplateVersion; data: Record<string, unknown> } {
+  const version = findVersion(input);
+  return { version, data: checkTemplateData(version, input.data, '/data') };
 }
 
 /** Steps 4 to 6, all of 6 but the default From (which needs the sending domain): no reads. */
