@@ -142,7 +142,7 @@ function builtMessage(n: number, to = RECIPIENT): { raw: Buffer; messageId: stri
   const raw = signMessage(
     buildMime({
       messageId: id,
-      sendingDomain: SENDING_DOMAIN,
+      messageIdHeader: `<${id}@${SENDING_DOMAIN}>`,
       from: { name: 'Acme Notifications', address: `notifications@${SENDING_DOMAIN}` },
       to,
       replyTo: null,

@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDkimKeyPair, parseDkimKey, signMessage } from '../src/delivery/dkim.js';
 import { buildMime } from '../src/delivery/mime.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../src/domain/consent/unsubscribe-token.js';
-import { verpAddress } from '../src/domain/feedback/verp.js';
+import { signedMessageIdHeader, verpAddress } from '../src/domain/feedback/signed-references.js';
 import { newId } from '../src/ids.js';
 
 const SPAMASSASSIN = '/usr/bin/spamassassin';
@@ -73,6 +73,8 @@ const PHISHING_METAS = ['__ACCT_PHISH', '__ACCT_PHISH_MANY', '__EMAIL_PHISH', '_
 const SENDING_DOMAIN = 'example.com';
 const PUBLIC_URL = 'https://mail.example.com';
 const RECIPIENT = 'jane.doe@example.org';
+/** The key of the VERP address and Message-ID tags (the service secret's, derived). */
+const VERP_KEY = randomBytes(32);
 
 /**
  * The worker submits to the relay of MAILSVC_SMTP_URL, which hands the message to the
@@ -153,7 +155,7 @@ async function receivedMessage(c: Case, key: ReturnType<typeof parseDkimKey>, no
   const rendered = renderVersion(c.version, checked.data, { ...c.context, unsubscribeUrl });
   const mime = await buildMime({
     messageId: c.messageId,
-    sendingDomain: SENDING_DOMAIN,
+    messageIdHeader: signedMessageIdHeader(VERP_KEY, c.messageId, SENDING_DOMAIN),
     from: { name: c.context.projectName, address: `notifications@${SENDING_DOMAIN}` },
     to: RECIPIENT,
     replyTo: null,
@@ -164,7 +166,7 @@ async function receivedMessage(c: Case, key: ReturnType<typeof parseDkimKey>, no
     unsubscribeUrl,
   });
   const signed = await signMessage(mime, key);
-  const returnPath = verpAddress(randomBytes(32), c.messageId, `bounces.${SENDING_DOMAIN}`);
+  const returnPath = verpAddress(VERP_KEY, c.messageId, `bounces.${SENDING_DOMAIN}`);
   const received = HOPS.map(
     (hop, i) =>
       `Received: from ${hop.from} (${hop.from} [${hop.ip}])\r\n` +

@@ -80,6 +80,26 @@ describe('POST /v1/contacts/send', () => {
     expect(await usage(s.tenantId)).toBe(before + 3);
   });
 
+  it('names each message of a job with 64 random bits: no id is another’s plus a counter', async () => {
+    const list = emails(40, 'rand');
+    await seedContacts(
+      h,
+      s.tenantId,
+      list.map((email) => ({ email })),
+      'rand',
+    );
+    const res = await bulk(reference({ groupSlug: 'rand' }));
+    expect(res.statusCode, res.body).toBe(200);
+    const ids = (await jobMessages(res.json().jobId)).map((r) => r.id);
+    expect(ids).toHaveLength(40);
+    // msg_ + 10 characters of time (one job: the same) + 16 random ones
+    expect(new Set(ids.map((id) => id.slice(4, 14))).size).toBe(1);
+    const tails = ids.map((id) => id.slice(14));
+    // A shared prefix of 8 or more characters between two random tails has odds of 1 in 2^32.
+    for (const [i, a] of tails.entries())
+      for (const b of tails.slice(i + 1)) expect(a.slice(0, 8), `${a} ${b}`).not.toBe(b.slice(0, 8));
+  });
+
   it('accepts the tutorial shape: templateId, to (one contact or a list) and data, in the key’s project and environment', async () => {
     const [a, b] = emails(2, 'tut');
     const [idB] = await seedContacts(h, s.tenantId, [{ email: a! }, { email: b! }]).then((ids) => [ids[1]]);

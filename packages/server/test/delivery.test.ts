@@ -6,7 +6,7 @@ import { claimMessages } from '../src/db/repositories/queue.js';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { verifyUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
-import { messageIdFromVerp } from '../src/domain/feedback/verp.js';
+import { messageIdFromVerp, signedMessageIdHeader } from '../src/domain/feedback/signed-references.js';
 import {
   backend,
   bearer,
@@ -102,7 +102,7 @@ describe('delivery outcomes', () => {
     // The envelope sender is a signed VERP address that names this message and no other.
     expect(mail!.mailFrom).toMatch(new RegExp(`^bounces\\+${id}\\.[0-9a-f]{16}@mailsvc\\.test$`));
     expect(messageIdFromVerp(h.runtime.deps.keys.verp, mail!.mailFrom)).toBe(id);
-    expect(parsed.messageId).toBe(`<${id}@mailsvc.test>`);
+    expect(parsed.messageId).toBe(signedMessageIdHeader(h.runtime.deps.keys.verp, id, 'mailsvc.test'));
     expect(parsed.headers.get('x-mailsvc-message-id')).toBe(id);
     expect(parsed.subject).toBe('Your login code');
     expect(parsed.from?.value).toEqual([{ name: 'Acme Security', address: 'notifications@mailsvc.test' }]);
@@ -204,7 +204,9 @@ describe('delivery outcomes', () => {
     h.clock.advance(MINUTE);
     await worker.drain();
     expect(await message(id)).toMatchObject({ status: 'sent', attempts: 2 });
-    expect(receivedFor(to)[0]!.parsed.messageId).toBe(`<${id}@mailsvc.test>`);
+    expect(receivedFor(to)[0]!.parsed.messageId).toBe(
+      signedMessageIdHeader(h.runtime.deps.keys.verp, id, 'mailsvc.test'),
+    );
   });
 
   it('suppresses the third hard bounce within 30 days for 30 days after the last', async () => {

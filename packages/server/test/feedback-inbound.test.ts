@@ -124,6 +124,31 @@ function arf(original: Received, feedbackType: string): string {
   ].join('\r\n');
 }
 
+/** An ARF abuse report (from the null sender) whose original is these headers only. */
+function complaint(originalHeaders: string): string {
+  return [
+    'From: FBL <fbl@isp.example.org>',
+    'To: fbl@mailsvc.test',
+    'Subject: Complaint',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/report; report-type=feedback-report; boundary="F"',
+    '',
+    '--F',
+    'Content-Type: message/feedback-report',
+    '',
+    'Feedback-Type: abuse',
+    'Version: 1',
+    '',
+    '--F',
+    'Content-Type: text/rfc822-headers',
+    '',
+    originalHeaders,
+    '',
+    '--F--',
+    '',
+  ].join('\r\n');
+}
+
 const mail = (to: string, raw: string) => mailer.sendMail({ envelope: { from: '', to: [to] }, raw });
 
 const status = async (id: string) =>
@@ -189,6 +214,46 @@ describe('mailsvc inbound', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json().error.code).toBe('recipient_complained');
     }
+  });
+
+  it('reads an ARF abuse report whose original is headers only (RFC 6590 redaction) by its signed Message-ID', async () => {
+    const to = address('redacted');
+    const { id, received } = await delivered(to);
+    const messageId = /^Message-ID: (<[^>]+>)/im.exec(headerBlock(received.raw))![1]!;
+    expect(messageId).toMatch(new RegExp(`^<${id}\\.[0-9a-f]{16}@`));
+    await mail(
+      'fbl@mailsvc.test',
+      complaint(`To: xxxxxx@example.net\r\nSubject: Your code\r\nMessage-ID: ${messageId}`),
+    );
+    expect(await status(id)).toBe('complained');
+  });
+
+  it('reads an ARF abuse report whose original keeps only our Return-Path (signed VERP)', async () => {
+    const to = address('return-path');
+    const { id, received } = await delivered(to);
+    await mail('fbl@mailsvc.test', complaint(`Return-Path: <${received.mailFrom}>\r\nSubject: Your code`));
+    expect(await status(id)).toBe('complained');
+  });
+
+  it('changes nothing for a complaint naming a message by an id without a valid tag: X-Mailsvc-Message-ID, a bare Message-ID, another message’s tag', async () => {
+    const victim = await delivered(address('victim'));
+    const attacker = await delivered(address('attacker'));
+    const attackerTag = /^Message-ID: <msg_[0-9A-Z]{26}\.([0-9a-f]{16})@/im.exec(
+      headerBlock(attacker.received.raw),
+    )![1]!;
+    for (const forged of [
+      `X-Mailsvc-Message-ID: ${victim.id}`,
+      `Message-ID: <${victim.id}@mailsvc.test>`,
+      `Message-ID: <${victim.id}.${attackerTag}@mailsvc.test>`,
+      `Message-ID: <${victim.id}.0000000000000000@mailsvc.test>`,
+      `Return-Path: <bounces+${victim.id}.${attackerTag}@mailsvc.test>`,
+    ]) {
+      await mail('fbl@mailsvc.test', complaint(forged));
+      expect(await status(victim.id), forged).toBe('sent');
+    }
+    expect(await recipientRow(h, s.environmentId, victim.received.rcptTo[0]!)).toBeUndefined();
+    const next = await send('login-code', victim.received.rcptTo[0]!, { code: '222222' });
+    expect(next.statusCode, next.body).toBe(200);
   });
 
   it('ignores a not-spam feedback report', async () => {

@@ -8,7 +8,7 @@ import { BULK_PRIORITY_OFFSET } from '../domain/bulk/send-to-contacts.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
 import { checkDisplayName, maskEmail } from '../domain/email.js';
-import { verpAddress } from '../domain/feedback/verp.js';
+import { signedMessageIdHeader, verpAddress } from '../domain/feedback/signed-references.js';
 import { recipientRefusal } from '../domain/recipients/state.js';
 import { PRIORITY } from '../domain/send/send-email.js';
 import { newId } from '../ids.js';
@@ -52,7 +52,7 @@ export function unsubscribeUrl(deps: Pick<Deps, 'config' | 'keys'>, m: ClaimedMe
 }
 
 /**
- * The envelope sender: a signed VERP address (domain/feedback/verp.ts). A verified custom sending
+ * The envelope sender: a signed VERP address (domain/feedback/signed-references.ts). A verified custom sending
  * domain whose return path an operator marked published (`admin domains set-return-path`: MX of
  * bounces.<domain> to `mailsvc inbound`, SPF for the relay) gets its bounces there, so the
  * Return-Path aligns with From for SPF and DMARC. Every other message uses MAILSVC_BOUNCE_DOMAIN.
@@ -177,7 +177,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   // build MIME
   let raw = buildMime({
     messageId: m.id,
-    sendingDomain: m.sendingDomain,
+    messageIdHeader: signedMessageIdHeader(deps.keys.verp, m.id, m.sendingDomain),
     from: { name: fromDisplayName(m), address: m.fromEmail },
     to: m.toEmail,
     replyTo: m.replyTo,

@@ -35,7 +35,7 @@ const resolver = async (name: string, type: string) => {
 
 const base: MimeInput = {
   messageId: 'msg_01JDKIMTEST0000000000000000',
-  sendingDomain: DOMAIN,
+  messageIdHeader: `<msg_01JDKIMTEST0000000000000000@${DOMAIN}>`,
   from: { name: 'Acme Security', address: `notifications@${DOMAIN}` },
   to: 'ada@example.com',
   replyTo: null,

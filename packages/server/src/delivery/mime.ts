@@ -11,7 +11,8 @@ import { encodeQuotedPrintable } from './qp.js';
 
 export interface MimeInput {
   messageId: string;
-  sendingDomain: string;
+  /** `<msg_….<tag>@sending-domain>` (domain/feedback/signed-references.ts): the same on every attempt. */
+  messageIdHeader: string;
   from: { name: string | null; address: string };
   to: string;
   replyTo: string | null;
@@ -21,11 +22,6 @@ export interface MimeInput {
   date: Date;
   /** Notification templates: the RFC 8058 one-click unsubscribe URL. */
   unsubscribeUrl: string | null;
-}
-
-/** `<msg_…@sending-domain>`: the same on every attempt, so receivers can drop duplicates. */
-export function messageIdHeader(messageId: string, sendingDomain: string): string {
-  return `<${messageId}@${sendingDomain}>`;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -84,7 +80,7 @@ export function buildMime(input: MimeInput): Buffer {
   head += `To: ${oneLine(input.to)}\r\n`;
   if (input.replyTo) head += `Reply-To: ${oneLine(input.replyTo)}\r\n`;
   head += header('Subject', input.subject);
-  head += `Message-ID: ${oneLine(messageIdHeader(input.messageId, input.sendingDomain))}\r\n`;
+  head += `Message-ID: ${oneLine(input.messageIdHeader)}\r\n`;
   head += `Date: ${rfc5322Date(input.date)}\r\n`;
   head += 'MIME-Version: 1.0\r\n';
   head += `Content-Type: multipart/alternative;\r\n boundary="${boundary}"\r\n`;

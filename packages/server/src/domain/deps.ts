@@ -15,7 +15,7 @@ import type { SnsClient } from './feedback/ingest-ses-event.js';
 export interface ServiceKeys {
   /** HMAC-SHA256 key of unsubscribe tokens. */
   unsubscribe: Buffer;
-  /** HMAC-SHA256 key of the tags in VERP bounce addresses (domain/feedback/verp.ts). */
+  /** HMAC-SHA256 key of the tags in VERP bounce addresses (domain/feedback/signed-references.ts). */
   verp: Buffer;
 }
 

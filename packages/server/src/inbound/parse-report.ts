@@ -65,7 +65,7 @@ function originalHeaders(root: MimePart): HeaderField[] | undefined {
 
 const OUR_ID = /^\s*(msg_[0-9A-Za-z]{26})\s*$/;
 
-/** How the returned original names our message: X-Mailsvc-Message-ID and its last Message-ID. */
+/** How the returned original names our message: X-Mailsvc-Message-ID, its last Message-ID, its Return-Path. */
 export function refFromHeaders(headers: HeaderField[] | undefined): MessageRef {
   if (!headers) return {};
   const ref: MessageRef = {};
@@ -74,6 +74,8 @@ export function refFromHeaders(headers: HeaderField[] | undefined): MessageRef {
   const ids = allHeaders(headers, 'message-id');
   const last = ids[ids.length - 1]?.trim().replace(/^<|>$/g, '');
   if (last) ref.messageIdHeader = last;
+  const returnPath = lastHeader(headers, 'return-path')?.trim().replace(/^<|>$/g, '');
+  if (returnPath) ref.returnPath = returnPath;
   return ref;
 }
 

@@ -2,16 +2,18 @@
 // notices, ARF complaints and whatever else arrives, reads each (parse-report.ts) and applies it
 // (domain/feedback). Mail to a VERP address whose tag does not verify is refused at RCPT: a
 // guessed or forged address names no message; a DSN or plain bounce that did not come to a
-// verified VERP address changes nothing (ARF reports, sent to a feedback-loop address, are
-// matched by the returned original's headers, as RFC 5965 reports must be). Input is capped at 1 MiB. A report that cannot be
-// recorded because the database is away is answered 451, so the sending MTA tries again later.
+// verified VERP address changes nothing. ARF reports, sent to a feedback-loop address, are
+// matched by the returned original's signed Message-ID or Return-Path, as RFC 5965 reports must
+// be; an id without a valid tag changes nothing (domain/feedback/signed-references.ts). Input is
+// capped at 1 MiB. A report that cannot be recorded because the database is away is answered
+// 451, so the sending MTA tries again later.
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { isDatabaseUnavailable, isTransientDatabaseError } from '../db/errors.js';
 import { isVerifiedSendingDomain } from '../db/repositories/feedback.js';
 import type { Deps } from '../domain/deps.js';
 import { applyFeedbackReport, type ReportOutcome } from '../domain/feedback/apply-report.js';
-import type { FeedbackReport } from '../domain/feedback/types.js';
-import { messageIdFromVerp } from '../domain/feedback/verp.js';
+import { messageIdFromHeader, messageIdFromVerp } from '../domain/feedback/signed-references.js';
+import type { FeedbackReport, MessageRef } from '../domain/feedback/types.js';
 import { parseReport } from './parse-report.js';
 
 /** Largest message read; a report is a few KB, and the original inside it is capped by its MTA. */
@@ -51,6 +53,13 @@ function verpMessageId(deps: Pick<Deps, 'keys'>, session: SMTPServerSession): st
     if (id) return id;
   }
   return undefined;
+}
+
+/** The message the returned original names by a reference we signed: its Message-ID, its Return-Path. */
+function signedReferenceIn(deps: Pick<Deps, 'keys'>, ref: MessageRef): string | undefined {
+  const byHeader = ref.messageIdHeader ? messageIdFromHeader(deps.keys.verp, ref.messageIdHeader) : null;
+  if (byHeader) return byHeader.messageId;
+  return (ref.returnPath && messageIdFromVerp(deps.keys.verp, ref.returnPath)) || undefined;
 }
 
 export async function startInbound(
@@ -112,11 +121,16 @@ export async function startInbound(
           throw new SmtpReply(554, '5.6.0 Message could not be read');
         }
         const verp = verpMessageId(deps, session);
-        if (report.type === 'dsn' || report.type === 'plain-bounce') {
-          // A bounce goes to the envelope sender, our signed VERP address, and is matched by it
-          // alone: headers of the returned original are what anyone holding a copy could write.
-          report.ref = verp ? { verpMessageId: verp } : {};
-        } else if (verp) report.ref = { ...report.ref, verpMessageId: verp };
+        // Unauthenticated mail names a message only by a reference we signed. A bounce goes to
+        // the envelope sender, our VERP address, and is matched by it alone: the returned
+        // original is what its recipient could write. A complaint (sent to a feedback-loop
+        // address) may name it by the original's signed Message-ID or Return-Path instead.
+        const signed =
+          verp ??
+          (report.type === 'dsn' || report.type === 'plain-bounce'
+            ? undefined
+            : signedReferenceIn(deps, report.ref));
+        report.ref = signed ? { signedMessageId: signed } : {};
         const outcomes =
           report.items.length > 0 ? await applyFeedbackReport(deps, report, { source: 'inbound', raw }) : [];
         log.info(

@@ -95,7 +95,7 @@ export interface BulkJobInput extends BulkTargets {
   sendingDomain: string;
   expiresAt: Date;
   period: string;
-  /** `msg_` + this (18 ULID characters: time, then random) + crockford32(row): 26 in all. */
+  /** `msg_` + this (the 10 time characters of a ULID) + ulid_random_part() (16 random): 26 in all. */
   messageIdPrefix: string;
   target: { groupSlug?: string; contactCount: number };
   idempotency?: { key: string; requestSha256: Buffer; expiresAt: Date };
@@ -146,7 +146,7 @@ export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOut
       const { rows } = await sql<{ reason: string | null; n: string; granted: number }>`
         WITH classified AS MATERIALIZED (${classified(j)}),
         eligible AS (
-          SELECT contact_id, email, row_number() OVER () AS n FROM classified WHERE reason IS NULL
+          SELECT contact_id, email, gen_random_uuid() AS r FROM classified WHERE reason IS NULL
         ),
         quota AS MATERIALIZED (
           SELECT reserve_usage(${j.tenantId}, ${j.environmentId}, ${j.period},
@@ -157,7 +157,7 @@ export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOut
                                 template_version, category, priority, to_email, from_email,
                                 from_name, reply_to, sending_domain, data, next_attempt_at,
                                 expires_at, created_at, updated_at, bulk_job_id, contact_id)
-          SELECT 'msg_' || ${j.messageIdPrefix} || crockford32(e.n), ${j.tenantId}, ${j.projectId},
+          SELECT 'msg_' || ${j.messageIdPrefix} || ulid_random_part(e.r), ${j.tenantId}, ${j.projectId},
                  ${j.environmentId}, ${j.apiKeyId}, ${j.templateId}, ${j.templateVersion},
                  ${j.category}, ${j.priority}, e.email, ${j.fromEmail}, ${j.fromName}, ${j.replyTo},
                  ${j.sendingDomain}, NULL, ${j.now}, ${j.expiresAt}, ${j.now}, ${j.now}, ${j.jobId},

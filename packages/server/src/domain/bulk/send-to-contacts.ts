@@ -307,7 +307,7 @@ export async function sendToContacts(
     sendingDomain: job.sendingDomain,
     expiresAt: new Date(now.getTime() + EXPIRY_MS[job.version.category]),
     period: usagePeriod(now).id,
-    messageIdPrefix: ulid(now.getTime()).slice(0, 18),
+    messageIdPrefix: ulid(now.getTime()).slice(0, 10),
     target: {
       ...(job.send.groupSlug !== null && { groupSlug: job.send.groupSlug }),
       contactCount: job.send.refs.length,

@@ -12,7 +12,8 @@ import { maskEmail } from '../email.js';
 import type { FeedbackItem, FeedbackReport } from './types.js';
 
 const MESSAGE_ID = new RegExp(`^msg_${ULID_PATTERN}$`, 'i');
-const MESSAGE_ID_HEADER = new RegExp(`^(msg_${ULID_PATTERN})@([^@\\s]+)$`, 'i');
+/** A Message-ID of ours as an authenticated relay reports it: `msg_…@domain`, signed or not. */
+const MESSAGE_ID_HEADER = new RegExp(`^(msg_${ULID_PATTERN})(?:\\.[0-9a-f]{16})?@([^@\\s]+)$`, 'i');
 
 export interface ReportSource {
   source: 'inbound' | 'intake' | 'ses';
@@ -29,14 +30,21 @@ export type ReportOutcome =
 
 const upper = (id: string) => `msg_${id.slice(4).toUpperCase()}`;
 
-/** The message a report names: VERP token, then X-Mailsvc-Message-ID, then the original's Message-ID. */
+/**
+ * The message a report names: a signed reference, then (authenticated intakes only, within their
+ * environment) X-Mailsvc-Message-ID, then the original's Message-ID. Mail to `mailsvc inbound`
+ * names a message only by a reference whose tag verifies (signed-references.ts).
+ */
 async function resolveMessage(deps: Pick<Deps, 'db'>, report: FeedbackReport, scope: ReportSource) {
   const candidates: { id: string; domain?: string }[] = [];
-  const { verpMessageId, mailsvcMessageId, messageIdHeader } = report.ref;
-  if (verpMessageId) candidates.push({ id: verpMessageId });
-  if (mailsvcMessageId && MESSAGE_ID.test(mailsvcMessageId)) candidates.push({ id: upper(mailsvcMessageId) });
-  const header = messageIdHeader ? MESSAGE_ID_HEADER.exec(messageIdHeader) : null;
-  if (header) candidates.push({ id: upper(header[1]!), domain: header[2]!.toLowerCase() });
+  const { signedMessageId, mailsvcMessageId, messageIdHeader } = report.ref;
+  if (signedMessageId) candidates.push({ id: signedMessageId });
+  if (scope.source !== 'inbound') {
+    if (mailsvcMessageId && MESSAGE_ID.test(mailsvcMessageId))
+      candidates.push({ id: upper(mailsvcMessageId) });
+    const header = messageIdHeader ? MESSAGE_ID_HEADER.exec(messageIdHeader) : null;
+    if (header) candidates.push({ id: upper(header[1]!), domain: header[2]!.toLowerCase() });
+  }
   for (const c of candidates) {
     const message = await findReportedMessage(deps.db, c.id);
     if (!message) continue;

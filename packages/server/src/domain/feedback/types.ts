@@ -23,14 +23,21 @@ export interface FeedbackItem {
   diagnostic?: string;
 }
 
-/** How a report names the message it is about; the first that resolves wins, in this order. */
+/**
+ * How a report names the message it is about. Mail to `mailsvc inbound` is unauthenticated: it is
+ * matched only by a reference we signed (signed-references.ts). The relay intakes are signed by
+ * their environment's secret or by Amazon SNS, so their unsigned claims are taken, within that
+ * environment. The first reference that resolves wins, in this order.
+ */
 export interface MessageRef {
-  /** From a signed VERP address (already verified): our message id. */
-  verpMessageId?: string;
-  /** The X-Mailsvc-Message-ID header of the returned original (or the relay event's field). */
+  /** From a signed reference, already verified: the VERP recipient, or the original's signed Message-ID or Return-Path. */
+  signedMessageId?: string;
+  /** The X-Mailsvc-Message-ID header of the returned original (or the relay event's field): a claim. */
   mailsvcMessageId?: string;
-  /** The last Message-ID header of the returned original, angle brackets removed. */
+  /** The last Message-ID header of the returned original, angle brackets removed: signed or a claim. */
   messageIdHeader?: string;
+  /** The Return-Path header of the returned original (our VERP address when the final MTA kept it). */
+  returnPath?: string;
 }
 
 export type ReportType =

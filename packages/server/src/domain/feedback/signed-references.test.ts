@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../ids.js';
-import { messageIdFromVerp, verpAddress } from './verp.js';
+import { messageIdFromVerp, verpAddress } from './signed-references.js';
 
 const key = randomBytes(32);
 
