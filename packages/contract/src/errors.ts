@@ -161,6 +161,25 @@ export const ErrorDetail = Type.Object(
 );
 export type ErrorDetail = Static<typeof ErrorDetail>;
 
+/**
+ * At most this many problems are listed in `details`, core and wrapper alike: an answer's size and
+ * cost must not grow with the input. The message says how many were left out.
+ */
+export const MAX_ERROR_DETAILS = 20;
+
+/** `details` cut to MAX_ERROR_DETAILS, the message then saying how many problems there were. */
+export function capErrorDetails(
+  message: string,
+  details: ErrorDetail[] | undefined,
+): { message: string; details: ErrorDetail[] | undefined } {
+  if (!details || details.length <= MAX_ERROR_DETAILS) return { message, details };
+  const more = details.length - MAX_ERROR_DETAILS;
+  return {
+    message: `${message} ${details.length.toLocaleString('en-US')} problems: \`details\` lists the first ${MAX_ERROR_DETAILS}, and ${more.toLocaleString('en-US')} more.`,
+    details: details.slice(0, MAX_ERROR_DETAILS),
+  };
+}
+
 /** The body of every error answer of the core and the wrapper. */
 export const ErrorBody = Type.Object(
   {
@@ -169,7 +188,12 @@ export const ErrorBody = Type.Object(
       {
         code: Type.String({ description: 'a code of the error catalogue' }),
         message: Type.String({ description: 'a sentence for people; do not parse it' }),
-        details: Type.Optional(Type.Array(ErrorDetail)),
+        details: Type.Optional(
+          Type.Array(ErrorDetail, {
+            maxItems: MAX_ERROR_DETAILS,
+            description: `each problem, at most ${MAX_ERROR_DETAILS} (the message says how many more there were)`,
+          }),
+        ),
         requestId: Type.String({ pattern: '^req_[0-9A-HJKMNP-TV-Z]{26}$' }),
       },
       { additionalProperties: false },

@@ -4,6 +4,7 @@
 // every answer must satisfy (DESIGN.md §2): never a 5xx, always X-Request-Id, errors in the
 // envelope with a catalogue code and its status, details as JSON Pointers.
 import net from 'node:net';
+import { MAX_ERROR_DETAILS } from '@mailsvc/contract/errors';
 import { getFixture, getTemplate, jsonSchemaFor } from '@mailsvc/templates';
 import { adminCommands } from '../src/domain/admin/index.js';
 import type { Harness, Scope } from './harness.js';
@@ -25,6 +26,8 @@ export interface HostileRequest {
   refusePath?: string;
   /** A known path with a method it does not allow: 405 with Allow. */
   expect405?: boolean;
+  /** An oversized array or object (sizeBodies): refused with a small answer. */
+  isSizeAttack?: boolean;
   /** An HTML page route (unsubscribe, dev inbox): its errors may be HTML pages. */
   isHtmlRoute?: boolean;
 }
@@ -317,6 +320,8 @@ export interface BodyCase {
   body: string | Buffer;
   mustRefuse: boolean;
   refusePath?: string;
+  /** An oversized array or object: refused at once, the answer small (details capped, DESIGN.md §2). */
+  isSizeAttack?: boolean;
   /** Overrides the JSON content type. */
   contentType?: string | undefined;
 }
@@ -346,6 +351,59 @@ function withRawMember(base: unknown, pointer: string, key: string, rawValue: st
   const marker = '__hostile_marker__';
   const text = JSON.stringify(withValue(base, pointer === '' ? `/${marker}` : `${pointer}/${marker}`, 0));
   return text.replace(`"${marker}":0`, `${JSON.stringify(key)}:${rawValue}`);
+}
+
+/** Items of an oversized array, keys of an oversized object: what a 200 KB body can hold. */
+export const SIZE_ATTACK_ITEMS = 100_000;
+export const SIZE_ATTACK_KEYS = 15_000;
+/** An error answer to a size attack stays this small, whatever the input. */
+export const SIZE_ATTACK_ANSWER_BYTES = 8 * 1024;
+
+type JsonSchemaNode = Record<string, unknown>;
+const isNode = (v: unknown): v is JsonSchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Where a body schema takes an array, or an object of open keys: JSON Pointer → kind. */
+function containersOf(schema: unknown, pointer = '', out = new Map<string, 'array' | 'object'>()) {
+  if (!isNode(schema)) return out;
+  for (const branch of [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? [])])
+    containersOf(branch, pointer, out);
+  if (schema.type === 'array' && pointer !== '') out.set(pointer, 'array');
+  const isOpen =
+    schema.additionalProperties === true ||
+    isNode(schema.additionalProperties) ||
+    isNode(schema.patternProperties);
+  if (schema.type === 'object' && isOpen && pointer !== '') out.set(pointer, 'object');
+  if (isNode(schema.properties))
+    for (const [key, sub] of Object.entries(schema.properties))
+      containersOf(sub, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, out);
+  return out;
+}
+
+/**
+ * Issue 22's shapes: every array of a body schema given 100,000 items, and every object of open
+ * keys 15,000 keys (both far beyond what the schema allows); `extra` pointers (the root: '') get
+ * 15,000 keys too. Each must be refused with a small
+ * answer, at once: one caller must not freeze the service for every tenant.
+ */
+export function sizeBodies(base: Record<string, unknown>, schema: unknown, extra: string[] = []): BodyCase[] {
+  const places = containersOf(schema);
+  for (const pointer of extra) places.set(pointer, 'object');
+  const wide = `{${Array.from({ length: SIZE_ATTACK_KEYS }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+  const long = `[${'0,'.repeat(SIZE_ATTACK_ITEMS - 1)}0]`;
+  const marker = '"__size_attack_marker__"';
+  return [...places].map(([pointer, kind]) => ({
+    name: `${kind === 'array' ? `${SIZE_ATTACK_ITEMS.toLocaleString('en')} items` : `${SIZE_ATTACK_KEYS.toLocaleString('en')} keys`} at ${pointer || 'the root'}`,
+    // The root: the body itself is the wide object (every key unknown).
+    body:
+      pointer === ''
+        ? wide
+        : JSON.stringify(withValue(base, pointer, '__size_attack_marker__')).replace(
+            marker,
+            kind === 'array' ? long : wide,
+          ),
+    mustRefuse: true,
+    isSizeAttack: true,
+  }));
 }
 
 /**
@@ -637,6 +695,13 @@ export function answerProblems(req: HostileRequest, res: Answer, catalogue: Cata
     if (res.status !== 400 || !details?.some((d) => d.path === req.refusePath))
       problems.push(`not a 400 naming ${req.refusePath} (a string PostgreSQL cannot store)`);
   }
+  if (req.isSizeAttack) {
+    if (res.status < 400) problems.push('accepted an oversized array or object');
+    if (Buffer.byteLength(res.body) > SIZE_ATTACK_ANSWER_BYTES)
+      problems.push(
+        `answered ${Buffer.byteLength(res.body)} bytes to a size attack (at most ${SIZE_ATTACK_ANSWER_BYTES})`,
+      );
+  }
   if (req.expect405) {
     if (res.status !== 405)
       problems.push(`answered ${res.status} for a method the path does not allow, not 405`);
@@ -676,6 +741,8 @@ function envelopeProblems(res: Answer, requestId: string | undefined, catalogue:
   if (error.details !== undefined) {
     if (!Array.isArray(error.details) || error.details.length === 0)
       out.push('details is not a non-empty array');
+    else if (error.details.length > MAX_ERROR_DETAILS)
+      out.push(`details lists ${error.details.length} problems (at most ${MAX_ERROR_DETAILS})`);
     else
       for (const d of error.details) {
         const dk = d && typeof d === 'object' ? Object.keys(d).sort().join() : '';

@@ -45,6 +45,7 @@ import {
   runPool,
   STORED_ADDRESS,
   seedRoomyScope,
+  sizeBodies,
   structuralBodies,
   Tally,
   TIMESTAMP_ATTACKS,
@@ -164,6 +165,13 @@ async function expectEveryAnswerDocumented(label: string, requests: HostileReque
 
 const JSON_TYPE = 'application/json';
 
+/** Issue 22's oversized arrays and objects, from the body schema of the operation served at `url`. */
+const sizeCases = (base: Record<string, unknown>, url: string) => {
+  const op = Object.values(operations).find((o) => o.path === url) as { body?: unknown } | undefined;
+  if (!op?.body) throw new Error(`no operation with a body at ${url}`);
+  return sizeBodies(base, op.body, ['']);
+};
+
 function bodyRequests(
   endpoint: string,
   url: string,
@@ -180,6 +188,7 @@ function bodyRequests(
     body: c.body,
     mustRefuse: c.mustRefuse,
     ...(c.refusePath !== undefined && { refusePath: c.refusePath }),
+    ...(c.isSizeAttack && { isSizeAttack: true }),
   }));
 }
 
@@ -220,6 +229,7 @@ function sendCorpus(): HostileRequest[] {
     ...fieldBodies(login, sendEnvelopeFields(domain)),
     ...wrongTypeBodies(login, '/data'),
     ...structuralBodies(login, '/data'),
+    ...sizeCases(login, '/v1/send'),
     ...contentTypeBodies(login),
   ];
   // Every distinct data field of the featured templates (the texts they share are covered once).
@@ -451,6 +461,7 @@ function lookupCorpora(): { endpoint: string; url: string; requests: HostileRequ
       ...fieldBodies(spec.base, [...spec.fields]),
       ...spec.typed.flatMap((pointer) => wrongTypeBodies(spec.base, pointer)),
       ...structuralBodies(spec.base, spec.typed[0]!),
+      ...sizeCases(spec.base, spec.url),
       ...contentTypeBodies(spec.base),
     ]),
   }));
@@ -641,6 +652,7 @@ function contactCorpora(): { endpoint: string; url: string; requests: HostileReq
       ...valueCases,
       // Extra members go at the root: an extra custom field is a custom field.
       ...structuralBodies(contact, ''),
+      ...sizeCases(contact, '/v1/contacts/upsert'),
       ...contentTypeBodies(contact),
     ]),
     corpus('POST /v1/contacts/upsert-many', '/v1/contacts/upsert-many', [
@@ -648,12 +660,14 @@ function contactCorpora(): { endpoint: string; url: string; requests: HostileReq
       ...manyCases,
       ...wrongTypeBodies(many, '/contacts'),
       ...structuralBodies(many, ''),
+      ...sizeCases(many, '/v1/contacts/upsert-many'),
       ...contentTypeBodies(many),
     ]),
     corpus('POST /v1/contacts/get', '/v1/contacts/get', [
       ...fieldBodies({ emailOrContactId: 'jane@example.com' }, [getRef]),
       ...wrongTypeBodies({ emailOrContactId: 'jane@example.com' }, '/emailOrContactId'),
       ...structuralBodies({ emailOrContactId: 'jane@example.com' }, ''),
+      ...sizeCases({ emailOrContactId: 'jane@example.com' }, '/v1/contacts/get'),
       ...contentTypeBodies({ emailOrContactId: 'jane@example.com' }),
     ]),
     corpus('POST /v1/contacts/list', '/v1/contacts/list', [
@@ -688,6 +702,7 @@ function contactCorpora(): { endpoint: string; url: string; requests: HostileReq
       ...filterCases,
       ...pageSizeCases,
       ...structuralBodies(listBase, ''),
+      ...sizeCases(listBase, '/v1/contacts/list'),
       ...contentTypeBodies(listBase),
     ]),
   ];
@@ -787,6 +802,7 @@ function groupCorpora(): { endpoint: string; url: string; requests: HostileReque
       ...spec.typed.flatMap((pointer) => wrongTypeBodies(spec.base, pointer)),
       // Extra members go at the root: these bodies have no nested object.
       ...structuralBodies(spec.base, ''),
+      ...sizeCases(spec.base, spec.url),
       ...contentTypeBodies(spec.base),
     ]),
   }));
@@ -887,6 +903,7 @@ function bulkCorpora(): { endpoint: string; url: string; requests: HostileReques
         ),
         ...wrongTypeBodies(tutorial, '/to').filter((c) => !/array of strings/.test(c.name)),
         ...structuralBodies(reference, '/templateData'),
+        ...sizeCases(reference, url!),
         ...contentTypeBodies(reference),
       ]),
     })),
@@ -899,6 +916,7 @@ function bulkCorpora(): { endpoint: string; url: string; requests: HostileReques
         ]),
         ...wrongTypeBodies({ jobId }, '/jobId'),
         ...structuralBodies({ jobId }, ''),
+        ...sizeCases({ jobId }, '/v1/contacts/send/get'),
         ...contentTypeBodies({ jobId }),
       ]),
     },
@@ -997,6 +1015,7 @@ function eventCorpora(
         ...fieldBodies(intakeBase, intakeFields),
         ...wrongTypeBodies(intakeBase, '/bounce'),
         ...structuralBodies(intakeBase, '/bounce'),
+        ...sizeCases(intakeBase, '/v1/events/intake'),
         ...contentTypeBodies(intakeBase),
       ]).map(signIntake),
     },
@@ -1373,7 +1392,11 @@ function adminCorpus(domainOwners: string[]): HostileRequest[] {
     const cases = [
       ...adminFieldCases(name, base),
       ...(FULLY_STRUCTURAL.has(name)
-        ? [...structuralBodies(base, ''), ...contentTypeBodies(base)]
+        ? [
+            ...structuralBodies(base, ''),
+            ...contentTypeBodies(base),
+            ...sizeBodies(base, adminCommands[name]!.input),
+          ]
         : essentialBodies(base, '')),
     ];
     let owner = 0;
@@ -1959,6 +1982,7 @@ describe('dev pages', () => {
       const url = `/dev/templates/login-code/${action}`;
       const cases: BodyCase[] = [
         ...structuralBodies({ ...base }, '/data'),
+        ...sizeBodies({ ...base }, undefined, ['/data']),
         ...contentTypeBodies(base),
         ...fieldBodies({ ...base, project }, projectField(project)),
       ];

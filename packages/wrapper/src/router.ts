@@ -15,6 +15,7 @@
 //  8. forward to the core and map its answer (DESIGN.md §8)
 import { checkDisplayName } from '@mailsvc/contract/display-name';
 import { maskEmail, parseEmail } from '@mailsvc/contract/email';
+import { capErrorDetails } from '@mailsvc/contract/errors';
 import { BODY_LIMIT, newRequestId } from '@mailsvc/contract/http';
 import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import {
@@ -168,8 +169,9 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
       extra?: Record<string, string>,
     ) => {
       logFields.code = code;
-      const error: Record<string, unknown> = { code, message };
-      if (details && details.length > 0) error.details = details;
+      const capped = capErrorDetails(message, details);
+      const error: Record<string, unknown> = { code, message: capped.message };
+      if (capped.details && capped.details.length > 0) error.details = capped.details;
       error.requestId = requestId;
       return respond(status, { ok: false, error }, extra);
     };

@@ -31,6 +31,7 @@ import {
   runPool,
   STORED_ADDRESS,
   seedRoomyScope,
+  sizeBodies,
   structuralBodies,
   Tally,
   templateDataFields,
@@ -161,6 +162,7 @@ function bodyRequests(path: string, cases: BodyCase[], prefix = ''): HostileRequ
     body: c.body,
     mustRefuse: c.mustRefuse,
     ...(c.refusePath !== undefined && { refusePath: c.refusePath }),
+    ...(c.isSizeAttack && { isSizeAttack: true }),
   }));
 }
 
@@ -213,6 +215,7 @@ describe('template routes: bodies', () => {
           ...wrongTypeBodies(base, '/data'),
           ...t.objects.flatMap((o) => wrongTypeBodies(base, o)),
           ...structuralBodies(base, '/data'),
+          ...sizeBodies(base, undefined, ['/data', '']),
           ...contentTypeBodies(base),
         ]),
       );

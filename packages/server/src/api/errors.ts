@@ -1,4 +1,5 @@
 import { operations } from '@mailsvc/contract/api';
+import { capErrorDetails } from '@mailsvc/contract/errors';
 import { describeJsonBodyFailure, parseJsonBody } from '@mailsvc/contract/json-input';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
@@ -16,8 +17,9 @@ export function parseJsonRequestBody(body: string, done: (err: Error | null, val
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: ErrorDetail[]) {
-  const body: Record<string, unknown> = { code, message };
-  if (details && details.length > 0) body.details = details;
+  const capped = capErrorDetails(message, details);
+  const body: Record<string, unknown> = { code, message: capped.message };
+  if (capped.details && capped.details.length > 0) body.details = capped.details;
   body.requestId = reply.request.id;
   return reply
     .code(errorCatalogue[code].status)

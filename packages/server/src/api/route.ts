@@ -4,8 +4,10 @@
 import { type Operation, type OperationId, operations } from '@mailsvc/contract/api';
 import type { CoreErrorCode } from '@mailsvc/contract/errors';
 import { ErrorBody } from '@mailsvc/contract/errors';
+import { findSizeProblems } from '@mailsvc/contract/size-bounds';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessCheck } from '../domain/auth/authenticate.js';
+import { ApiError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,7 +52,24 @@ export function apiRoute(
       ...(op.contentTypes && { consumes: [...op.contentTypes] }),
       response: { 200: op.response, '4xx': ErrorBody, '5xx': ErrorBody },
     },
-    ...(opts.preValidation && { preValidation: opts.preValidation }),
+    preValidation: async (req: FastifyRequest) => {
+      await opts.preValidation?.(req);
+      if (op.body) refuseOversizedBody(op.body, req.body, op.invalidRequestMessage);
+    },
     handler: opts.handler,
   });
+}
+
+/**
+ * Sizes before items: the schema validation lists every problem, so it must never see an array or
+ * object larger than its schema allows (contract/src/size-bounds.ts). Every route with a body
+ * schema runs this in preValidation.
+ */
+export function refuseOversizedBody(
+  schema: unknown,
+  body: unknown,
+  message = 'The request body is not valid.',
+) {
+  const problems = findSizeProblems(schema, body);
+  if (problems.length > 0) throw new ApiError('invalid_request', message, problems);
 }
