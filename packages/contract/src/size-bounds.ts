@@ -25,13 +25,23 @@ function jsonType(v: unknown): string {
   return typeof v;
 }
 
-/** Whether a schema's `type` (absent: any) admits the value's JSON type. */
+/**
+ * Whether a union branch is the one for the value: its `type` (absent: any) admits the value's
+ * JSON type, and the properties it fixes (`const`, the tags of a discriminated union such as the
+ * contacts list filters' field and op) have those values.
+ */
 function admits(schema: Schema, value: unknown): boolean {
   const type = schema.type;
-  if (type === undefined) return true;
-  const t = jsonType(value);
-  const types = Array.isArray(type) ? type : [type];
-  return types.includes(t) || (t === 'integer' && types.includes('number'));
+  if (type !== undefined) {
+    const t = jsonType(value);
+    const types = Array.isArray(type) ? type : [type];
+    if (!(types.includes(t) || (t === 'integer' && types.includes('number')))) return false;
+  }
+  if (!isObject(value) || !isObject(schema.properties)) return true;
+  return Object.entries(schema.properties).every(
+    ([key, sub]) =>
+      !isObject(sub) || !('const' in sub) || !Object.hasOwn(value, key) || value[key] === sub.const,
+  );
 }
 
 function walk(schema: unknown, value: unknown, path: string, out: SizeProblem[]): void {
