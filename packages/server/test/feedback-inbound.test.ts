@@ -1,13 +1,14 @@
 // Bounces and complaints over real SMTP: a message is delivered to an in-process relay that
 // answers 250, then a DSN or an ARF report for it is mailed to `mailsvc inbound`, which reads it
 // and changes the message and its recipient (DESIGN.md §5).
+import net from 'node:net';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
 import { claimMessages, recordAttempt, recordAttempts } from '../src/db/repositories/queue.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { newId } from '../src/ids.js';
-import { type RunningInbound, startInbound } from '../src/inbound/server.js';
+import { MAX_REFUSED_RECIPIENTS, type RunningInbound, startInbound } from '../src/inbound/server.js';
 import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
 import { type Received, type SmtpSink, startSinkWorker } from './smtp-sink.js';
 
@@ -502,4 +503,111 @@ describe('duplicate and out-of-order reports', () => {
       expect(types.sort()).toEqual(['bounced', 'complained', 'delivered']);
     },
   );
+});
+
+/**
+ * An SMTP session over a raw socket: greeting, EHLO, MAIL FROM:<>, then every RCPT in one write
+ * (pipelined). Resolves with the reply code of each reply line after MAIL FROM, and whether the
+ * server closed the connection.
+ */
+function pipelinedRcpts(rcpts: string[]): Promise<{ codes: number[]; isClosedByServer: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(inbound.port, '127.0.0.1');
+    let buffer = '';
+    let step = 0;
+    const codes: number[] = [];
+    let isDone = false;
+    const finish = (isClosedByServer: boolean) => {
+      if (isDone) return;
+      isDone = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ codes, isClosedByServer });
+    };
+    const timer = setTimeout(() => finish(false), 50_000);
+    socket.on('error', (err) => (isDone ? undefined : reject(err)));
+    socket.on('close', () => finish(true));
+    socket.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('latin1');
+      for (let at = buffer.indexOf('\r\n'); at >= 0; at = buffer.indexOf('\r\n')) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        if (line[3] === '-') continue;
+        const code = Number(line.slice(0, 3));
+        if (step === 0) socket.write('EHLO attacker.example\r\n');
+        else if (step === 1) socket.write('MAIL FROM:<>\r\n');
+        else if (step === 2) socket.write(rcpts.map((r) => `RCPT TO:<${r}>\r\n`).join(''));
+        else {
+          codes.push(code);
+          if (codes.length === rcpts.length) {
+            socket.write('QUIT\r\n');
+            finish(false);
+          }
+        }
+        step++;
+      }
+    });
+  });
+}
+
+/**
+ * The slowest /healthz answer over a real socket while `session` runs (probes one after another,
+ * from its start): a socket, not inject, because what starves is the event loop's poll for I/O.
+ */
+async function healthzLatencyDuring<T>(session: Promise<T>): Promise<{ maxMs: number; result: T }> {
+  const address = h.app.server.address();
+  if (!address || typeof address !== 'object') await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = h.app.server.address() as net.AddressInfo;
+  let isRunning = true;
+  let maxMs = 0;
+  const probes = (async () => {
+    do {
+      const started = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      maxMs = Math.max(maxMs, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 5));
+    } while (isRunning);
+  })();
+  const result = await session.finally(() => {
+    isRunning = false;
+  });
+  await probes;
+  return { maxMs, result };
+}
+
+describe('the inbound port, open to anyone', () => {
+  it(`closes a session with 421 after ${MAX_REFUSED_RECIPIENTS} refused recipients, however many are pipelined`, async () => {
+    const rcpts = Array.from({ length: 10_000 }, (_, i) => `x@bounces.d${i}.example`);
+    const { codes, isClosedByServer } = await pipelinedRcpts(rcpts);
+    expect(codes.slice(0, MAX_REFUSED_RECIPIENTS)).toEqual(Array(MAX_REFUSED_RECIPIENTS).fill(550));
+    expect(codes.slice(MAX_REFUSED_RECIPIENTS)).toEqual([421]);
+    expect(isClosedByServer).toBe(true);
+  });
+
+  it('counts forged VERP addresses among the refused recipients too', async () => {
+    const forged = Array.from(
+      { length: 100 },
+      (_, i) =>
+        `bounces+msg_01M81C1XJB15ES7FNH56DTTE${String(i).padStart(2, '0')}.0000000000000000@mailsvc.test`,
+    );
+    const { codes } = await pipelinedRcpts(forged);
+    expect(codes).toEqual([...Array(MAX_REFUSED_RECIPIENTS).fill(550), 421]);
+  });
+
+  it('keeps /healthz as responsive during a session of 10,000 refused RCPTs as during a benign one (ratio ≤ 5, floor 50 ms)', async () => {
+    const { received } = await delivered(address('benign'));
+    // Benign: 20 recipients, every one accepted (our signed VERP address), then QUIT.
+    const benign = await healthzLatencyDuring(pipelinedRcpts(Array(20).fill(received.mailFrom)));
+    expect(benign.result.codes).toEqual(Array(20).fill(250));
+    const hostile = await healthzLatencyDuring(
+      pipelinedRcpts(Array.from({ length: 10_000 }, (_, i) => `x@bounces.h${i}.example`)),
+    );
+    expect(hostile.result.isClosedByServer).toBe(true);
+    console.log(
+      `/healthz slowest answer: ${benign.maxMs.toFixed(1)} ms benign, ${hostile.maxMs.toFixed(1)} ms hostile`,
+    );
+    expect(hostile.maxMs).toBeLessThanOrEqual(Math.max(5 * benign.maxMs, 50));
+  });
 });

@@ -19,6 +19,15 @@ import { parseReport } from './parse-report.js';
 /** Largest message read; a report is a few KB, and the original inside it is capped by its MTA. */
 export const INBOUND_MAX_BYTES = 1024 * 1024;
 const MAX_RECIPIENTS = 20;
+/**
+ * Refused recipients a connection may name before it is closed with 421. This is the port an MX
+ * points at, open to anyone: a session pipelining 10,000 refused RCPTs must cost 20 answers, not
+ * 10,000 (RSET does not reset the count).
+ */
+export const MAX_REFUSED_RECIPIENTS = 20;
+/** How long a bounce domain's answer (ours or not) is kept: a domain verified since is seen within it. */
+const BOUNCE_DOMAIN_TTL_MS = 60_000;
+const BOUNCE_DOMAIN_CACHE_MAX = 10_000;
 
 class SmtpReply extends Error {
   constructor(
@@ -68,14 +77,32 @@ export async function startInbound(
 ): Promise<RunningInbound> {
   const log = deps.log.child({ component: 'inbound' });
   const bounceDomain = deps.config.MAILSVC_BOUNCE_DOMAIN.toLowerCase();
+  // Answers per domain, kept a minute (a lookup in flight is shared): recipients of one domain cost
+  // one query a minute, not one each.
+  const verified = new Map<string, { isOurs: Promise<boolean>; until: number }>();
   /** The service's bounce domain, or bounces.<a verified sending domain>: nothing else is ours. */
   const isOurDomain = async (address: string): Promise<boolean> => {
     const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
     if (domain === bounceDomain) return true;
-    return (
-      domain.startsWith('bounces.') &&
-      (await isVerifiedSendingDomain(deps.db, domain.slice('bounces.'.length)))
-    );
+    if (!domain.startsWith('bounces.')) return false;
+    const now = Date.now();
+    const hit = verified.get(domain);
+    if (hit && hit.until > now) return hit.isOurs;
+    if (verified.size >= BOUNCE_DOMAIN_CACHE_MAX) verified.clear();
+    const isOurs = isVerifiedSendingDomain(deps.db, domain.slice('bounces.'.length));
+    verified.set(domain, { isOurs, until: now + BOUNCE_DOMAIN_TTL_MS });
+    // A failed lookup is not an answer: the next recipient asks again.
+    isOurs.catch(() => verified.delete(domain));
+    return isOurs;
+  };
+  const refusals = new WeakMap<SMTPServerSession, number>();
+  /** A refusal of a recipient, or, past MAX_REFUSED_RECIPIENTS of them, the end of the connection. */
+  const refuse = (session: SMTPServerSession, code: number, message: string): SmtpReply => {
+    const count = (refusals.get(session) ?? 0) + 1;
+    refusals.set(session, count);
+    return count > MAX_REFUSED_RECIPIENTS
+      ? new SmtpReply(421, '4.7.0 Too many refused recipients, closing connection')
+      : new SmtpReply(code, message);
   };
   const running: RunningInbound = { port: 0, close: async () => {} };
   const server = new SMTPServer({
@@ -97,11 +124,11 @@ export async function startInbound(
       if (/^bounces\+/i.test(address.address)) {
         return messageIdFromVerp(deps.keys.verp, address.address)
           ? callback()
-          : callback(new SmtpReply(550, '5.1.1 No such bounce address'));
+          : callback(refuse(session, 550, '5.1.1 No such bounce address'));
       }
       isOurDomain(address.address).then(
         (ours) =>
-          callback(ours ? undefined : new SmtpReply(550, '5.7.1 Relay access denied: not a bounce domain')),
+          callback(ours ? undefined : refuse(session, 550, '5.7.1 Relay access denied: not a bounce domain')),
         (err: unknown) => {
           log.warn({ err }, 'inbound RCPT check failed');
           callback(new SmtpReply(451, '4.3.0 Try again later'));
