@@ -97,6 +97,34 @@ describe('bulk delivery', () => {
     expect(cyd.subject).toBe('For { {projectName}} Cyd at');
   });
 
+  it('writes a custom field shaped like an RFC 2047 encoded word into the Subject as text, never decoded into a header or a bidi control', async () => {
+    await seedContacts(
+      h,
+      s.tenantId,
+      [
+        { email: 'ew-1@example.com', customFields: { f: '=?utf-8?Q?x=0D=0AX-Injected-SS:_1?=' } },
+        { email: 'ew-2@example.com', customFields: { f: '=?utf-8?Q?=E2=80=AEevil?= ünïcode' } },
+      ],
+      'encoded-words',
+    );
+    const res = await post('/v1/contacts/send', {
+      projectId: s.projectId,
+      environmentId: s.environmentId,
+      templateId: 'reminder',
+      templateData: { subject: 'About {{contact.customFields.f}}' },
+      groupSlug: 'encoded-words',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await worker.drain();
+    const one = sink.received.find((r) => r.rcptTo.includes('ew-1@example.com'))!;
+    expect(one.parsed.subject).toBe('About =?utf-8?Q?x=0D=0AX-Injected-SS:_1?=');
+    expect(one.parsed.headers.has('x-injected-ss')).toBe(false);
+    expect(one.raw.toString('latin1')).not.toMatch(/^X-Injected-SS:/im);
+    const two = sink.received.find((r) => r.rcptTo.includes('ew-2@example.com'))!;
+    expect(two.parsed.subject).toBe('About =?utf-8?Q?=E2=80=AEevil?= ünïcode');
+    expect(two.parsed.subject).not.toContain('\u202e');
+  });
+
   it('a login code sent while 100,000 bulk messages wait reaches the sink on the next pick-up', async () => {
     await seedManyContacts(h, s.tenantId, 100_000, 'crowd', 'crowd');
     const started = Date.now();

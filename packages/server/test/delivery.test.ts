@@ -87,6 +87,15 @@ const recipient = (email: string) => recipientRow(h, s.environmentId, email);
 const receivedFor = (to: string) => sink.received.filter((r) => r.rcptTo.includes(to));
 
 describe('delivery outcomes', () => {
+  it('writes template data shaped like an RFC 2047 encoded word into the Subject as text (data.subject)', async () => {
+    const to = address('encoded-word');
+    await send({ templateId: 'mention', to, data: { subject: '=?utf-8?Q?x=0D=0AX-Injected-SS:_1?=' } });
+    await worker.drain();
+    const [mail] = receivedFor(to);
+    expect(mail!.parsed.subject).toBe('=?utf-8?Q?x=0D=0AX-Injected-SS:_1?=');
+    expect(mail!.parsed.headers.has('x-injected-ss')).toBe(false);
+  });
+
   it('delivers on 250: status sent, one attempt, template data deleted, the message parses back', async () => {
     const to = address('ok');
     const id = await send({ ...login(to), fromName: 'Acme Security', replyTo: 'help@acme.test' });

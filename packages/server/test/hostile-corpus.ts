@@ -69,6 +69,9 @@ export const HOSTILE_CHARACTERS: readonly (readonly [string, string])[] = [
   ['CR', '\r'],
   ['LF', '\n'],
   ['CRLF Bcc injection', '\r\nBcc: evil@example.com'],
+  // Printable ASCII that a mail reader would decode, were it written into a header as it is.
+  ['an RFC 2047 encoded CRLF header injection', '=?utf-8?Q?x=0D=0AX-Injected-SS:_1?='],
+  ['an RFC 2047 encoded bidi RLO', '=?utf-8?Q?=E2=80=AEevil?='],
 ];
 
 /** Appended to a valid value: truncation and header-injection shapes. */

@@ -56,6 +56,7 @@ import {
   WRONG_TYPES,
   wrongTypeBodies,
 } from './hostile-corpus.js';
+import { startSinkWorker } from './smtp-sink.js';
 
 let h: Harness;
 let app: FastifyInstance;
@@ -2120,6 +2121,33 @@ describe('afterwards', () => {
       .where('id', '=', res.json().messageId)
       .executeTakeFirst();
     expect(row).toEqual({ to_email: 'after-hostile@example.com' });
+  });
+
+  it('delivers what it accepted with no header a hostile value made: no injected header (raw or RFC 2047-encoded), no line break in Subject or From, no bidi control in From', async () => {
+    const rig = await startSinkWorker(h.runtime.deps);
+    try {
+      await rig.worker.drain();
+      const problems: string[] = [];
+      for (const mail of rig.sink.received) {
+        const { headers, subject, from } = mail.parsed;
+        for (const name of ['bcc', 'x-injected-ss'])
+          if (headers.has(name)) problems.push(`${name} header in ${headers.get('x-mailsvc-message-id')}`);
+        // A Subject keeps the caller's own text (template text fields take any text PostgreSQL
+        // stores, right-to-left marks included); a From name is refused with one.
+        for (const [what, value, refused] of [
+          ['Subject', subject ?? '', /[\r\n]/],
+          ['From name', from?.value[0]?.name ?? '', /[\r\n\u202a-\u202e\u2066-\u2069]/],
+        ] as const)
+          if (refused.test(value))
+            problems.push(
+              `${what} ${visible(JSON.stringify(value))} of ${headers.get('x-mailsvc-message-id')}`,
+            );
+      }
+      expect(rig.sink.received.length).toBeGreaterThan(100);
+      expect(problems.slice(0, 20), `${problems.length} problems`).toEqual([]);
+    } finally {
+      await rig.close();
+    }
   });
 
   it('stored nothing hostile: one message per 200 answer, addresses and names without line breaks, controls or bidi', async () => {

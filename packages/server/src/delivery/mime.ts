@@ -1,12 +1,12 @@
 // Builds the MIME message in one pass on strings: headers with RFC 2047 encoded words and folding
-// (nodemailer's mime-funcs), both bodies quoted-printable (qp.ts), CRLF line ends
+// (libmime, the Nodemailer project's MIME helpers), both bodies quoted-printable (qp.ts), CRLF line ends
 // throughout, so the bytes built are the bytes signed and sent. Written here rather than with
 // nodemailer's MailComposer because the composer builds through a chain of streams: 200 µs a
 // message against 40 µs here (bench/RESULTS.md, delivery). Every header value was validated on
 // accept: addresses are bare and normalised, the display name has no control characters, the
 // subject is one line; the checks below keep CR and LF out of headers even so.
 import { randomBytes } from 'node:crypto';
-import { encodeWord, encodeWords, foldLines } from 'nodemailer/lib/mime-funcs';
+import libmime from 'libmime';
 import { encodeQuotedPrintable } from './qp.js';
 
 export interface MimeInput {
@@ -39,7 +39,7 @@ function displayName(name: string): string {
   const n = oneLine(name).trim();
   // An encoded word already in the name ("=?UTF-8?B?…?=") would be decoded by mail readers into
   // whatever it hides (another address, bidi controls): the whole name is encoded instead.
-  if (!PRINTABLE_ASCII.test(n) || n.includes('=?')) return encodeWord(n, 'Q', 52);
+  if (!PRINTABLE_ASCII.test(n) || n.includes('=?')) return libmime.encodeWord(n, 'Q', 52);
   if (ATOMS.test(n)) return n;
   return `"${n.replace(/["\\]/g, '\\$&')}"`;
 }
@@ -49,11 +49,21 @@ function mailbox(name: string | null, address: string): string {
   return name ? `${displayName(name)} ${a}` : a.slice(1, -1);
 }
 
-/** `Name: value`, folded at 76 columns; non-ASCII words as RFC 2047 encoded words. */
+/** `Name: value`, folded at 76 columns: a value already in header form (ASCII, encoded words made). */
 function header(name: string, value: string): string {
+  return `${libmime.foldLines(`${name}: ${oneLine(value)}`, 76)}\r\n`;
+}
+
+/**
+ * Unstructured text (the Subject) in header form: non-ASCII words as RFC 2047 encoded words. A
+ * value that holds text shaped like an encoded word ("=?utf-8?Q?…?=", from template data or a
+ * contact's custom field) is encoded whole, so mail readers show it as written instead of
+ * decoding what it hides (a CR LF and another header, a right-to-left override).
+ */
+function text(value: string): string {
   const v = oneLine(value);
-  const encoded = PRINTABLE_ASCII.test(v) ? v : encodeWords(v, 'Q', 52);
-  return `${foldLines(`${name}: ${encoded}`, 76)}\r\n`;
+  if (v.includes('=?')) return libmime.encodeWord(v, 'Q', 52);
+  return PRINTABLE_ASCII.test(v) ? v : libmime.encodeWords(v, 'Q', 52);
 }
 
 /** RFC 5322 date in UTC: `Fri, 27 Nov 2026 02:53:13 +0000`. */
@@ -79,7 +89,7 @@ export function buildMime(input: MimeInput): Buffer {
   head += header('From', mailbox(input.from.name, input.from.address));
   head += `To: ${oneLine(input.to)}\r\n`;
   if (input.replyTo) head += `Reply-To: ${oneLine(input.replyTo)}\r\n`;
-  head += header('Subject', input.subject);
+  head += header('Subject', text(input.subject));
   head += `Message-ID: ${oneLine(input.messageIdHeader)}\r\n`;
   head += `Date: ${rfc5322Date(input.date)}\r\n`;
   head += 'MIME-Version: 1.0\r\n';
