@@ -94,6 +94,11 @@ export function readHeader(header: string[]): Columns {
   const seen = new Set<string>();
   names.forEach((n, i) => {
     if (i === email || i === name) return;
+    // The API refuses the key too (a __proto__ member would set an object's prototype, not a field).
+    if (n === '__proto__')
+      throw new ImportRefusedError(
+        `column ${i + 1} ("__proto__") cannot be a custom field: the name is reserved`,
+      );
     if (!KEY.test(n))
       throw new ImportRefusedError(
         `column ${i + 1} ("${n}") cannot be a custom field: use letters, digits, _ and -, starting with a letter or _, at most 64 characters`,
@@ -180,6 +185,10 @@ export async function importContacts(deps: Deps, opts: ImportOptions): Promise<I
   const parser = opts.input.pipe(
     parse({
       bom: true,
+      // Every line ending ends a row, whichever the file mixes: csv-parse would otherwise take the
+      // first line's for the whole file, and an LF after a CRLF header would join two rows into
+      // one value. A line break inside quotes stays part of the value.
+      record_delimiter: ['\r\n', '\n', '\r'],
       info: true,
       relax_column_count: true,
       skip_empty_lines: true,
