@@ -8,6 +8,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { UNSAFE_DISPLAY_CHARACTERS } from './display-name.js';
 import type { CoreErrorCode } from './errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './http.js';
+import { MESSAGE_ERROR_CODES } from './message-errors.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with milliseconds' });
 
@@ -146,7 +147,10 @@ export const MessageStatus = Type.Union(
 /** What went wrong last, when something did: a code and the remote server's words. */
 const MessageError = Type.Object(
   {
-    code: Type.String({ description: 'hard_bounce, rejected, temporary_failure, expired, …' }),
+    code: Type.Union(
+      MESSAGE_ERROR_CODES.map((c) => Type.Literal(c)),
+      { description: 'one of the message error codes (docs/errors.md)' },
+    ),
     message: Type.String({ description: 'the SMTP reply or the reason' }),
   },
   { additionalProperties: false },

@@ -5,6 +5,7 @@ export { coreErrors as errorCatalogue, type ErrorDetail } from '@mailsvc/contrac
 
 import { type Operation, operations } from '@mailsvc/contract/api';
 import { type CoreErrorCode, type ErrorDetail, coreErrors as errorCatalogue } from '@mailsvc/contract/errors';
+import { messageErrors } from '@mailsvc/contract/message-errors';
 
 export type ErrorCode = CoreErrorCode;
 
@@ -75,6 +76,18 @@ export function renderErrorsDoc(): string {
     ...Object.entries(errorCatalogue).map(
       ([code, e]) =>
         `| ${e.status} | \`${code}\` | ${e.description} | ${sourcesOf(code as ErrorCode).join('; ')} |`,
+    ),
+    '',
+    '## Message error codes',
+    '',
+    "A message's `error` (`POST /v1/messages/get`, the `messages` of `POST /v1/recipients/status`) holds",
+    'one of these codes, whatever found the failure: the delivery attempt, a DSN, a relay event or',
+    'Amazon SES (generated from `packages/contract/src/message-errors.ts`).',
+    '',
+    '| code | message status | meaning |',
+    '|---|---|---|',
+    ...Object.entries(messageErrors).map(
+      ([code, e]) => `| \`${code}\` | \`${e.status}\` | ${e.description} |`,
     ),
     '',
   ].join('\n');

@@ -494,7 +494,7 @@ describe('POST /v1/contacts/send/get and the reputation guard', () => {
       status: bounce ? ('bounced' as const) : ('sent' as const),
       isAttempt: true,
       nextAttemptAt: null,
-      error: bounce ? { code: 'bounced', message: '550 5.1.1' } : null,
+      error: bounce ? { code: 'hard_bounce' as const, message: '550 5.1.1' } : null,
       event: { id: newId('evt', now.getTime()), details: {} },
       bounce,
       now,

@@ -161,6 +161,16 @@ const status = async (id: string) =>
       .executeTakeFirstOrThrow()
   ).status;
 
+async function messageOf(id: string) {
+  const res = await h.request({
+    method: 'POST',
+    url: '/v1/messages/get',
+    headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
+    payload: JSON.stringify({ messageId: id }),
+  });
+  return res.json().message as { status: string; error?: { code: string; message: string } };
+}
+
 async function timeline(id: string) {
   const res = await h.request({
     method: 'POST',
@@ -189,6 +199,8 @@ describe('mailsvc inbound', () => {
     expect(row?.cooldown_until?.getTime()).toBe(h.clock.now().getTime() + 24 * 3_600_000);
     const bounced = (await timeline(id)).find((e) => e.type === 'bounced');
     expect(bounced).toMatchObject({ enhancedCode: '5.1.1' });
+    // The code a refusal at delivery gives too: one list of message error codes.
+    expect((await messageOf(id)).error).toMatchObject({ code: 'hard_bounce' });
     expect(bounced?.response).toContain('User unknown');
     const evidence = await h.runtime.deps.db
       .selectFrom('feedback_reports')
@@ -291,6 +303,7 @@ describe('mailsvc inbound', () => {
       ),
     );
     expect(await status(id)).toBe('failed');
+    expect((await messageOf(id)).error).toMatchObject({ code: 'rejected' });
     expect(await recipientRow(h, s.environmentId, to)).toBeUndefined();
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
 import { listMigrations, migrate } from '../src/db/migrate.js';
+import { newId } from '../src/ids.js';
 import { backend, createHarness } from './harness.js';
 
 describe('migrations', () => {
@@ -10,6 +11,36 @@ describe('migrations', () => {
       const files = listMigrations();
       expect(files.map((m) => m.version)).toEqual(files.map((_, i) => i + 1));
       expect(await migrate(h.runtime.database.pool)).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('0010 gives a stored message error the code of the one list: bounced → hard_bounce, failed → rejected, job_data_missing → bulk_send_canceled', async () => {
+    const h = await createHarness();
+    try {
+      const pool = h.runtime.database.pool;
+      const migration = listMigrations().find((m) => m.version === 10)!;
+      const codes = ['bounced', 'failed', 'job_data_missing', 'expired', 'hard_bounce'];
+      const ids = codes.map(() => newId('msg'));
+      for (const [i, code] of codes.entries())
+        await pool.query(
+          `INSERT INTO messages (id, tenant_id, project_id, environment_id, api_key_id, template_id,
+             template_version, category, priority, to_email, from_email, sending_domain, next_attempt_at,
+             expires_at, created_at, updated_at, status, last_error)
+           VALUES ($1, 'ten_x', 'prj_x', 'env_x', 'key_x', 'login-code', 'v1', 'security', 1, 'a@example.com',
+             'n@mailsvc.test', 'mailsvc.test', now(), now(), now(), now(), 'failed', $2)`,
+          [ids[i], JSON.stringify({ code, message: 'm' })],
+        );
+      await pool.query(migration.sql);
+      const { rows } = await pool.query(
+        "SELECT id, last_error->>'code' AS code, last_error->>'message' AS message FROM messages WHERE id = ANY($1)",
+        [ids],
+      );
+      const byId = new Map(rows.map((r) => [r.id, [r.code, r.message]]));
+      expect(ids.map((id) => byId.get(id))).toEqual(
+        ['hard_bounce', 'rejected', 'bulk_send_canceled', 'expired', 'hard_bounce'].map((c) => [c, 'm']),
+      );
     } finally {
       await h.close();
     }

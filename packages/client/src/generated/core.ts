@@ -239,9 +239,9 @@ export interface GetRecipientStatusResult {
     bulkJobId?: string
     error?: {
       /**
-       * hard_bounce, rejected, temporary_failure, expired, …
+       * one of the message error codes (docs/errors.md)
        */
-      code: string
+      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "dkim_failed")
       /**
        * the SMTP reply or the reason
        */
@@ -305,9 +305,9 @@ export interface GetMessageResult {
     bulkJobId?: string
     error?: {
       /**
-       * hard_bounce, rejected, temporary_failure, expired, …
+       * one of the message error codes (docs/errors.md)
        */
-      code: string
+      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "dkim_failed")
       /**
        * the SMTP reply or the reason
        */

@@ -144,7 +144,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   // never rendered from nothing.
   if (m.contact && m.data === null) {
     return end('failed', {
-      error: { code: 'job_data_missing', message: 'Its bulk send was canceled; nothing was sent.' },
+      error: { code: 'bulk_send_canceled', message: 'Its bulk send was canceled; nothing was sent.' },
     });
   }
 

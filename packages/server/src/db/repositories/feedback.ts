@@ -71,7 +71,7 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
     const error =
       c.kind === 'failed'
         ? {
-            code: c.hard ? 'bounced' : 'failed',
+            code: c.hard ? ('hard_bounce' as const) : ('rejected' as const),
             message:
               typeof c.details.response === 'string'
                 ? c.details.response

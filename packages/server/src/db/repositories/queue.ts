@@ -1,5 +1,6 @@
 // The messages table as a queue: claim a batch with FOR UPDATE SKIP LOCKED under a lease, record
 // each attempt's outcome in one statement. Every time comes from the caller's clock.
+import type { MessageErrorCode } from '@mailsvc/contract/message-errors';
 import { sql } from 'kysely';
 import type { PlaceholderContact } from '../../domain/bulk/contact-placeholders.js';
 import { BULK_GUARD } from '../../domain/bulk/guard.js';
@@ -112,7 +113,7 @@ export interface AttemptRecord {
   /** Whether the transport was called (counts as an attempt). */
   isAttempt: boolean;
   nextAttemptAt: Date | null;
-  error: { code: string; message: string } | null;
+  error: { code: MessageErrorCode; message: string } | null;
   /** The event recorded with it; its type is the new status. */
   event: { id: string; details: Record<string, unknown> };
   /** A hard bounce: raise the recipient's count and start (or lengthen) the cooldown. */

@@ -1,5 +1,6 @@
 // A message as the API shows it: metadata only, never subject, data or body (DESIGN.md §5).
 import type { MessageSummary } from '@mailsvc/contract/api';
+import { isMessageErrorCode } from '@mailsvc/contract/message-errors';
 import type { MessageSummaryRow } from '../../db/repositories/messages.js';
 
 export function toMessageSummary(row: MessageSummaryRow): MessageSummary {
@@ -15,7 +16,7 @@ export function toMessageSummary(row: MessageSummaryRow): MessageSummary {
     ...(row.delivered_at && { deliveredAt: row.delivered_at.toISOString() }),
     ...(row.bulk_job_id && { bulkJobId: row.bulk_job_id }),
     ...(error &&
-      typeof error.code === 'string' &&
+      isMessageErrorCode(error.code) &&
       typeof error.message === 'string' && { error: { code: error.code, message: error.message } }),
   };
 }
