@@ -69,7 +69,13 @@ export const HOSTILE_CHARACTERS: readonly (readonly [string, string])[] = [
   ['CR', '\r'],
   ['LF', '\n'],
   ['CRLF Bcc injection', '\r\nBcc: evil@example.com'],
-  // Printable ASCII that a mail reader would decode, were it written into a header as it is.
+];
+
+/**
+ * Printable ASCII that a mail reader would decode, were it written into a header as it is: tried
+ * in every free-text and name field (identifiers and addresses refuse or take it by their own rules).
+ */
+export const ENCODED_WORDS: readonly (readonly [string, string])[] = [
   ['an RFC 2047 encoded CRLF header injection', '=?utf-8?Q?x=0D=0AX-Injected-SS:_1?='],
   ['an RFC 2047 encoded bidi RLO', '=?utf-8?Q?=E2=80=AEevil?='],
 ];
@@ -197,6 +203,9 @@ export function fieldVariants(spec: FieldSpec): Variant[] {
   for (const [name, c] of HOSTILE_CHARACTERS)
     add(`${name} inside`, spec.valid.slice(0, middle) + c + spec.valid.slice(middle));
   for (const [name, c] of SUFFIXES) add(`${name} at the end`, spec.valid + c);
+  if (spec.kind === 'text' || spec.kind === 'name')
+    for (const [name, word] of ENCODED_WORDS)
+      add(`${name} inside`, spec.valid.slice(0, middle) + word + spec.valid.slice(middle));
   add('an empty string', '');
   add('only spaces', '   ');
   for (const limit of [...new Set(spec.limits)])

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Bundles the Firebase entry (src/firebase.ts) and its dependencies (@mailsvc/templates,
-// @mailsvc/contract, pino, ajv, ioredis, rate-limiter-flexible) into functions/index.js, with a package.json that lists only what Cloud Build must
-// install: firebase-functions and firebase-admin. functions/ is build output (gitignored).
+// Bundles the Firebase entry (firebase/index.ts) and its dependencies (@mailsvc/templates,
+// @mailsvc/contract, pino, ajv, ioredis, rate-limiter-flexible) into functions/index.js, with a
+// package.json that lists only what Cloud Build must install: firebase-functions and
+// firebase-admin, at the versions of the Firebase kit (firebase/package.json). functions/ is build
+// output (gitignored). The kit must be installed first (scripts/install-firebase-kit.mjs): the
+// entry's imports of firebase-functions resolve there.
 // Settings files packages/wrapper/.env.<project-id> (and .env) are copied next to it, where
 // Firebase reads them.
 import fs from 'node:fs';
@@ -11,13 +14,13 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'functions');
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const kit = JSON.parse(fs.readFileSync(path.join(root, 'firebase/package.json'), 'utf8'));
 const external = ['firebase-functions', 'firebase-admin'];
 
 fs.rmSync(path.join(out, 'index.js'), { force: true });
 fs.mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: [path.join(root, 'src/firebase.ts')],
+  entryPoints: [path.join(root, 'firebase/index.ts')],
   outfile: path.join(out, 'index.js'),
   bundle: true,
   platform: 'node',
@@ -38,7 +41,7 @@ const functionsPkg = {
   type: 'module',
   main: 'index.js',
   engines: { node: '20' },
-  dependencies: Object.fromEntries(external.map((name) => [name, pkg.dependencies[name]])),
+  dependencies: Object.fromEntries(external.map((name) => [name, kit.dependencies[name]])),
 };
 fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(functionsPkg, null, 2)}\n`);
 for (const f of fs.readdirSync(root)) {

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
-// npm run test:firebase — the wrapper as a real Firebase function in the Functions emulator,
-// offline, no login (a demo- project), against a real local core:
-//   build functions/ → start `mailsvc start` (temp data dir, free ports) → write the function's
-//   settings (.env.demo-mailsvc) and secret (.secret.local) → start the emulator → POST
-//   /demo-mailsvc/europe-west2/mailsvc/auth/login-code → check the core counted the message →
-//   tear everything down. Bounded: gives up after TOTAL_TIMEOUT_MS.
+// npm run test:firebase — what needs the Firebase kit (packages/wrapper/firebase, installed here
+// from its own lockfile, once), then the wrapper as a real Firebase function in the Functions
+// emulator, offline, no login (a demo- project), against a real local core:
+//   install the kit → its tests (App Check with the real firebase-admin verifier, offline) and its
+//   typecheck → build functions/ (node_modules linked to the kit's) → start `mailsvc start` (temp
+//   data dir, free ports) → write the function's settings (.env.demo-mailsvc) and secret
+//   (.secret.local) → start the emulator → POST /demo-mailsvc/europe-west2/mailsvc/auth/login-code
+//   → check the core counted the message → tear everything down. Bounded: the emulator part gives
+//   up after TOTAL_TIMEOUT_MS.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installFirebaseKit, kitDir } from './install-firebase-kit.mjs';
 
 const PROJECT = 'demo-mailsvc';
 const FUNCTION = 'mailsvc';
@@ -64,7 +68,7 @@ function start(name, cmd, args, opts) {
 }
 
 async function waitFor(what, fn, timeoutMs) {
-  const deadline = Math.min(Date.now() + timeoutMs, started + TOTAL_TIMEOUT_MS);
+  const deadline = Math.min(Date.now() + timeoutMs, emulatorPartStarted + TOTAL_TIMEOUT_MS);
   while (Date.now() < deadline) {
     const v = await fn();
     if (v) return v;
@@ -101,6 +105,11 @@ async function main() {
     stdio: 'inherit',
   });
   if (b.status !== 0) throw new Error('build failed');
+  // The function loads firebase-functions and firebase-admin from functions/node_modules, as on
+  // Cloud Build: here, the kit's.
+  const linked = path.join(functionsDir, 'node_modules');
+  fs.rmSync(linked, { recursive: true, force: true });
+  fs.symlinkSync(path.join(kitDir, 'node_modules'), linked, 'dir');
 
   const corePort = await freePort();
   const coreUrl = `http://127.0.0.1:${corePort}`;
@@ -137,7 +146,7 @@ async function main() {
   log('starting the Functions emulator');
   const emulator = start(
     'emulator',
-    path.join(repo, 'node_modules/.bin/firebase'),
+    path.join(kitDir, 'node_modules/.bin/firebase'),
     ['emulators:start', '--only', 'functions', '--project', PROJECT],
     {
       cwd: wrapperDir,
@@ -184,6 +193,30 @@ async function main() {
   if (emulator.output().includes(apiKey)) throw new Error('the API key appeared in the function logs');
   log('refusals checked: foreign origin 403, bad envelope 400, nothing sent');
 }
+
+/** A step that needs the kit: a command that must exit 0. */
+function step(what, args) {
+  log(what);
+  const r = spawnSync(process.execPath, args, { cwd: repo, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`[test:firebase] FAILED: ${what} (exit ${r.status})`);
+    process.exit(1);
+  }
+}
+
+installFirebaseKit({ log });
+step("the Firebase kit's tests (App Check, the real firebase-admin verifier, offline)", [
+  path.join(repo, 'node_modules/vitest/vitest.mjs'),
+  'run',
+  '--config',
+  path.join(repo, 'vitest.firebase.config.ts'),
+]);
+step('typecheck of the Firebase entry and tests', [
+  path.join(repo, 'node_modules/typescript/bin/tsc'),
+  '-p',
+  path.join(kitDir, 'tsconfig.json'),
+]);
+const emulatorPartStarted = Date.now();
 
 const timer = setTimeout(async () => {
   console.error('[test:firebase] FAILED: over the time limit');

@@ -27,7 +27,12 @@ import {
 } from '@mailsvc/contract/rate-limit';
 import { trimTrailingSlashes } from '@mailsvc/contract/settings';
 import { getTemplate, validateTemplateData } from '@mailsvc/templates';
-import { APP_CHECK_HEADER, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
+import {
+  APP_CHECK_HEADER,
+  type AppCheckVerifier,
+  type FirebaseAdmin,
+  firebaseAppCheckVerifier,
+} from './app-check.js';
 import type { WrapperConfig } from './config.js';
 import { checkOrigin, corsHeaders, preflightHeaders } from './cors.js';
 import { checkEnvelope } from './envelope.js';
@@ -65,6 +70,8 @@ export interface RouterOptions {
   forwarder?: Forwarder;
   /** Defaults to firebase-admin's verifyToken. */
   verifyAppCheck?: AppCheckVerifier;
+  /** firebase-admin for the default verifier, when the host has it at hand (the Firebase entry). */
+  firebaseAdmin?: FirebaseAdmin;
   /** Prefix of the rate-limit keys in Redis (tests give each run its own). */
   rateLimitPrefix?: string;
   now?: () => number;
@@ -119,7 +126,11 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
       timeoutMs: config.MAILSVC_WRAPPER_TIMEOUT_MS,
     });
   const verifyAppCheck =
-    opts.verifyAppCheck ?? firebaseAppCheckVerifier({ projectId: config.MAILSVC_APP_CHECK_PROJECT_ID });
+    opts.verifyAppCheck ??
+    firebaseAppCheckVerifier({
+      projectId: config.MAILSVC_APP_CHECK_PROJECT_ID,
+      ...(opts.firebaseAdmin && { admin: opts.firebaseAdmin }),
+    });
   const now = opts.now ?? Date.now;
   // Counted in Redis when configured, so N instances allow the limit once, not N times.
   const limits = config.MAILSVC_REDIS_URL

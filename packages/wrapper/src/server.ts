@@ -13,7 +13,7 @@ import {
   parserRefusal,
   writeRawErrorResponse,
 } from '@mailsvc/contract/http-node';
-import type { AppCheckVerifier } from './app-check.js';
+import { type AppCheckVerifier, loadFirebaseAdmin } from './app-check.js';
 import { lastForwardedFor } from './client-ip.js';
 import { checkAnonymousAccess, type WrapperConfig } from './config.js';
 import { type WrapperErrorCode, wrapperErrors } from './errors.js';
@@ -109,6 +109,9 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
   const host = opts.host ?? config.MAILSVC_WRAPPER_HOST;
   // The host option can differ from the configured one, so the rule is applied to it here.
   checkAnonymousAccess(config, { runtime: 'standalone', host });
+  // App Check's verifier is firebase-admin, which `npm install` leaves out: say so at start, not
+  // at the first send.
+  if (config.MAILSVC_REQUIRE_APP_CHECK && !opts.verifyAppCheck) await loadFirebaseAdmin();
   const log = opts.log ?? createWrapperLogger(config.LOG_LEVEL);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const router = createRouter({

@@ -1,5 +1,6 @@
-// The Firebase entry called the way the Functions runtime calls it: an Express-like request with
-// rawBody (the body may already be parsed) and a response with status/set/send.
+// The Firebase function's handler called the way the Functions runtime calls it: an Express-like
+// request with rawBody (the body may already be parsed) and a response with status/set/send. The
+// entry around it (onRequest, firebase/index.ts) runs in the emulator: npm run test:firebase.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, APP_ORIGIN, captureLogs, type StubCore, startStubCore } from './helpers.js';
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
   // These tests are about forwarding, not about who may call.
   process.env.MAILSVC_ALLOW_ANONYMOUS = 'true';
   process.env.LOG_LEVEL = 'silent';
-  handler = (await import('../src/firebase.js')).mailsvc as never;
+  handler = (await import('../src/firebase-handler.js')).createFirebaseHandler() as never;
 });
 afterAll(() => stub.close());
 
@@ -101,7 +102,7 @@ describe('on Firebase without App Check', () => {
   };
 
   it('answers 500 with the envelope and logs that App Check or MAILSVC_ALLOW_ANONYMOUS is needed', async () => {
-    const { createFirebaseHandler } = await import('../src/firebase.js');
+    const { createFirebaseHandler } = await import('../src/firebase-handler.js');
     const logs = captureLogs();
     const before = stub.calls.length;
     const res = await invoke(login, createFirebaseHandler({ env: () => env, log: logs.log }) as Handler);
@@ -121,7 +122,7 @@ describe('on Firebase without App Check', () => {
   });
 
   it('serves once MAILSVC_ALLOW_ANONYMOUS=true says anonymous callers are accepted', async () => {
-    const { createFirebaseHandler } = await import('../src/firebase.js');
+    const { createFirebaseHandler } = await import('../src/firebase-handler.js');
     const fn = createFirebaseHandler({
       env: () => ({ ...env, MAILSVC_CORE_URL: stub.url, MAILSVC_ALLOW_ANONYMOUS: 'true' }),
       log: captureLogs().log,

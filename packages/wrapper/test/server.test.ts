@@ -5,6 +5,7 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FirebaseAdminMissingError } from '../src/app-check.js';
 import { wrapperConfigFrom } from '../src/config.js';
 import { clientIp, type RunningWrapper, startWrapperServer } from '../src/server.js';
 import { API_KEY, APP_ORIGIN, captureLogs, type StubCore, startStubCore } from './helpers.js';
@@ -31,6 +32,16 @@ afterAll(async () => {
 beforeEach(() => {
   stub.calls.length = 0;
 });
+
+/** Whether a package resolves from this package (the default install has no firebase-admin). */
+function isInstalled(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const LOGIN = JSON.stringify({ to: 'jane@example.com', data: { code: '482913' } });
 const post = (p: string, body: string, headers: Record<string, string> = {}) =>
@@ -80,6 +91,28 @@ describe('the standalone server', () => {
     expect(res.status).toBe(403);
     expect(stub.calls).toHaveLength(0);
   });
+});
+
+describe('App Check without firebase-admin (left out of npm install)', () => {
+  it.runIf(!isInstalled('firebase-admin'))(
+    'refuses to start when App Check is required, naming the package and its version',
+    async () => {
+      const start = startWrapperServer({
+        config: wrapperConfigFrom({
+          MAILSVC_API_KEY: API_KEY,
+          MAILSVC_CORE_URL: stub.url,
+          MAILSVC_WRAPPER_PORT: 0,
+          MAILSVC_REQUIRE_APP_CHECK: true,
+        }),
+        log: captureLogs().log,
+      });
+      await expect(start).rejects.toBeInstanceOf(FirebaseAdminMissingError);
+      const { peerDependencies } = JSON.parse(
+        fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+      );
+      await expect(start).rejects.toThrow(`npm install firebase-admin@${peerDependencies['firebase-admin']}`);
+    },
+  );
 });
 
 describe('clientIp', () => {

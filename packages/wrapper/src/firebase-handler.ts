@@ -1,15 +1,12 @@
-// The Firebase entry: one HTTPS function (firebase-functions v2 onRequest) hosting the router.
-// Bundled by scripts/build-functions.mjs into functions/index.js; firebase.json points there.
+// The Firebase function's request handler: the Functions runtime's (Express) request and response
+// adapted to the router. The entry that wraps it in onRequest is packages/wrapper/firebase/index.ts,
+// kept apart so this package never needs firebase-functions.
 
 import { newRequestId } from '@mailsvc/contract/http';
-import { defineSecret } from 'firebase-functions/params';
-import { onRequest } from 'firebase-functions/v2/https';
 import { lastForwardedFor } from './client-ip.js';
 import { loadWrapperConfig, WrapperConfigError } from './config.js';
 import { createWrapperLogger, type Logger } from './logger.js';
 import { createRouter, type RouterOptions, type WrapperRouter } from './router.js';
-
-const MAILSVC_API_KEY = defineSecret('MAILSVC_API_KEY');
 
 /** What the handler uses of the Functions runtime's (Express) request and response. */
 interface FunctionRequest {
@@ -86,15 +83,3 @@ export function createFirebaseHandler(
     res.status(out.status).set(out.headers).send(out.body);
   };
 }
-
-export const mailsvc = onRequest(
-  {
-    region: 'europe-west2',
-    secrets: [MAILSVC_API_KEY],
-    // Browsers call it without Google credentials; access control is Origin + App Check + limits.
-    invoker: 'public',
-    // Bounds how far the limits multiply when they are counted per instance (no MAILSVC_REDIS_URL).
-    maxInstances: 10,
-  },
-  createFirebaseHandler(),
-);

@@ -2,11 +2,15 @@
 // through nock in place of https://firebaseappcheck.googleapis.com/v1/jwks, RS256 tokens signed here.
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { getFixture, getTemplate } from '@mailsvc/templates';
-import { type App, initializeApp } from 'firebase-admin/app';
+import { type App, getApps, initializeApp } from 'firebase-admin/app';
+import { getAppCheck } from 'firebase-admin/app-check';
 import nock from 'nock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AppCheckVerifier, firebaseAppCheckVerifier } from '../src/app-check.js';
-import { call, type StubCore, startStubCore, testRouter } from './helpers.js';
+import { type AppCheckVerifier, type FirebaseAdmin, firebaseAppCheckVerifier } from '../src/app-check.js';
+import { call, type StubCore, startStubCore, testRouter } from '../test/helpers.js';
+
+// firebase-admin from the Firebase kit (this folder's node_modules), given to the verifier.
+const admin = { getApps, initializeApp, getAppCheck } as unknown as FirebaseAdmin;
 
 const PROJECT_ID = 'demo-mailsvc';
 const PROJECT_NUMBER = '123456789012';
@@ -49,7 +53,7 @@ beforeAll(async () => {
     .persist()
     .get('/v1/jwks')
     .reply(200, { keys: [{ ...jwk, kid: KID, alg: 'RS256', use: 'sig' }] });
-  verifier = firebaseAppCheckVerifier({ projectId: PROJECT_ID });
+  verifier = firebaseAppCheckVerifier({ projectId: PROJECT_ID, admin });
   consumeApp = initializeApp(
     {
       projectId: PROJECT_ID,
@@ -151,7 +155,7 @@ describe('App Check required', () => {
 describe('replay protection (MAILSVC_APP_CHECK_CONSUME=true)', () => {
   // consume: true makes firebase-admin call Google's verifyAppCheckToken; nock answers it here,
   // with a test credential on the app, so the real verifier runs offline.
-  const consumeVerifier = () => firebaseAppCheckVerifier({ app: consumeApp });
+  const consumeVerifier = () => firebaseAppCheckVerifier({ app: consumeApp, admin });
 
   it('sends a token the first time and refuses its replay with 401 app_check_invalid', async () => {
     const token = sign();
@@ -178,7 +182,7 @@ describe('replay protection (MAILSVC_APP_CHECK_CONSUME=true)', () => {
 });
 
 describe('replay protection for security templates by default (MAILSVC_APP_CHECK_CONSUME=security)', () => {
-  const consumeVerifier = () => firebaseAppCheckVerifier({ app: consumeApp });
+  const consumeVerifier = () => firebaseAppCheckVerifier({ app: consumeApp, admin });
 
   it('refuses a replayed token on a security route (/auth/login-code) with 401 app_check_invalid', async () => {
     const token = sign();
