@@ -308,6 +308,20 @@ export const RelayEventRequest = Type.Object(
 );
 export type RelayEventRequest = Static<typeof RelayEventRequest>;
 
+/** A relay event names its message, and a bounce says what bounced. */
+export const RELAY_EVENT_RULES = {
+  allOf: [
+    {
+      description: 'the message: messageId or messageIdHeader',
+      anyOf: [{ required: ['messageId'] }, { required: ['messageIdHeader'] }],
+    },
+    {
+      description: 'a bounced event says what bounced (bounce)',
+      anyOf: [{ properties: { type: { enum: ['delivered', 'complained'] } } }, { required: ['bounce'] }],
+    },
+  ],
+} as const;
+
 export const RELAY_EVENT_OUTCOMES = [
   'applied',
   'duplicate',
@@ -838,6 +852,21 @@ export const BulkSendRequest = Type.Object(
 );
 export type BulkSendRequest = Static<typeof BulkSendRequest>;
 
+/** A bulk send names its recipients, gives its data once, and names its scope with templateData. */
+export const BULK_SEND_RULES = {
+  allOf: [
+    {
+      description: 'recipients: contactIds, groupSlug or to (any of them; they add up)',
+      anyOf: [{ required: ['contactIds'] }, { required: ['groupSlug'] }, { required: ['to'] }],
+    },
+    {
+      description: 'the template data: templateData or its alias data, one of them',
+      oneOf: [{ required: ['templateData'] }, { required: ['data'] }],
+    },
+  ],
+  dependentRequired: { templateData: ['projectId', 'environmentId'] },
+} as const;
+
 export const BulkSendResponse = Type.Object(
   {
     ok: Type.Literal(true),
@@ -1007,6 +1036,14 @@ export interface Operation {
   example?: { body?: unknown; response: unknown };
   /** The message of a 400 invalid_request for a body that fails its schema, when the seed words it. */
   invalidRequestMessage?: string;
+  /**
+   * What a body needs beyond each property's own schema (one of several properties, one that
+   * another requires), as JSON Schema 2020-12 keywords merged into the body's schema in the OpenAPI
+   * document, so a client generated from it builds only requests the service takes. The use-case
+   * checks the same combinations with its own wording; test/openapi-client.test.ts keeps the two
+   * equal (a body the document refuses is refused with 400, and one it takes is not).
+   */
+  bodyRules?: Readonly<Record<string, unknown>>;
 }
 
 /** Every operation of the core API, by operationId (= the use-case's name). */
@@ -1182,6 +1219,7 @@ export const operations = {
     isBuilt: true,
     auth: 'webhookSignature',
     body: RelayEventRequest,
+    bodyRules: RELAY_EVENT_RULES,
     invalidRequestMessage:
       'Invalid relay event: expected environmentId, type delivered, bounced or complained, and messageId or messageIdHeader.',
     response: RelayEventResponse,
@@ -1406,6 +1444,7 @@ export const operations = {
     summary: 'Queue a template send to contacts or a group',
     isBuilt: true,
     body: BulkSendRequest,
+    bodyRules: BULK_SEND_RULES,
     headers: IdempotencyKeyHeader,
     response: BulkSendResponse,
     errors: [...BULK_SEND_ERRORS, 'idempotency_key_reused', 'monthly_quota_exceeded'],
@@ -1431,6 +1470,7 @@ export const operations = {
     summary: 'Count who a contacts send would reach, without queueing',
     isBuilt: true,
     body: BulkSendRequest,
+    bodyRules: BULK_SEND_RULES,
     response: BulkSendPreviewResponse,
     errors: BULK_SEND_ERRORS,
     example: {

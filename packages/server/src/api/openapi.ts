@@ -58,6 +58,25 @@ function errorResponses(codes: readonly CoreErrorCode[]): Record<string, Json> {
   return out;
 }
 
+/** A schema with every `discriminator` keyword left out (a copy). */
+function withoutDiscriminators(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDiscriminators);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== 'discriminator')
+      .map(([key, value]) => [key, withoutDiscriminators(value)]),
+  );
+}
+
+/** ErrorBody with its `code` a reference to the catalogue (ErrorCode), so generated clients type it. */
+function errorBodyDocument(): Json {
+  const body = structuredClone(ErrorBody) as unknown as Json;
+  const error = (body.properties as Record<string, Json>).error!;
+  (error.properties as Record<string, Json>).code = { $ref: '#/components/schemas/ErrorCode' };
+  return body;
+}
+
 /** Completes what @fastify/swagger made from the routes: errors, examples, headers, security. */
 function completeDocument(doc: Json): Json {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Json>>;
@@ -86,9 +105,14 @@ function completeDocument(doc: Json): Json {
           : op.auth === 'snsSignature'
             ? []
             : [{ apiKey: [] }];
-      if (op.example && 'body' in op.example) {
-        const body = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
-        if (body?.['application/json']) body['application/json'].example = op.example.body;
+      const body = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+      const media = body?.['application/json'];
+      if (media) {
+        if (op.example && 'body' in op.example) media.example = op.example.body;
+        // Ajv's discriminator only words a wrong filter's error at its own path; oneOf alone says
+        // the same, and a discriminator over inline schemas is not one OpenAPI tools can follow.
+        media.schema = withoutDiscriminators(media.schema);
+        if (op.bodyRules) media.schema = { ...(media.schema as Json), ...op.bodyRules };
       }
       if ('headers' in op) {
         operation.parameters = [
@@ -113,7 +137,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'mailsvc core API', version: API_VERSION, description: DESCRIPTION },
+      info: {
+        title: 'mailsvc core API',
+        version: API_VERSION,
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       servers: [{ url: publicUrl }],
       components: {
         securitySchemes: {
@@ -127,7 +156,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
           },
         },
         schemas: {
-          ErrorBody: ErrorBody as unknown as Json,
+          ErrorBody: errorBodyDocument(),
           ErrorCode: {
             type: 'string',
             enum: Object.keys(coreErrors),

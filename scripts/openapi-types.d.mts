@@ -1,0 +1,3 @@
+export const DOCUMENT: string;
+export const TYPES: string;
+export function renderOpenApiTypes(document?: string): Promise<string>;
