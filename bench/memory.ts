@@ -172,8 +172,10 @@ async function main() {
     : [
         [`npm start (node ${flags.join(' ')}, shared_buffers 16 MB)`, flags, {}],
         [
-          'node defaults, shared_buffers 160 MB (PGlite default)',
-          [],
+          // V8's own default semi-space size, given explicitly: `mailsvc start` without the flag
+          // runs itself again with the shipped one (bin/mailsvc.js).
+          'node defaults (--max-semi-space-size=16), shared_buffers 160 MB (PGlite default)',
+          ['--max-semi-space-size=16'],
           { MAILSVC_PGLITE_SHARED_BUFFERS_MB: '160' },
         ],
       ];

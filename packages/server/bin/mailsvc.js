@@ -1,15 +1,49 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly through tsx, so `npx mailsvc` works right after
 // `npm install` with no build step.
-import { register } from 'tsx/esm/api';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-register();
-// `mailsvc … | head`: the reader went away; stop quietly instead of an unhandled EPIPE.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
-  });
+// `mailsvc start` keeps the embedded database's WebAssembly memory and the whole service in one
+// process; it stays under 300 MB with V8's young generation at 4 MB semi-spaces instead of 16
+// (bench/memory.ts). V8 takes that size only at start-up (v8.setFlagsFromString has no effect
+// later), so a `mailsvc start` begun without it — through npx, the bin, a service manager — runs
+// itself again with it, in a child that gets the terminal, the signals and the exit code.
+const MEMORY_FLAGS = ['--max-semi-space-size=4'];
+const hasMemoryFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) =>
+  a.startsWith('--max-semi-space-size'),
+);
+if (process.argv[2] === 'start' && !hasMemoryFlags) {
+  const child = spawn(
+    process.execPath,
+    [...MEMORY_FLAGS, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    // Its own process group: a terminal's Ctrl+C reaches this process only, which passes it on
+    // once (a second SIGINT would cut the child's graceful stop short).
+    { stdio: 'inherit', detached: true, env: { ...process.env, MAILSVC_PARENT_PID: String(process.pid) } },
+  );
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) =>
+    process.exit(code ?? 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal] ?? 9)),
+  );
+} else {
+  if (process.env.MAILSVC_PARENT_PID) {
+    // Run again by the lines above: if that parent is killed outright (SIGKILL, which it cannot
+    // pass on), stop as on SIGTERM rather than hold the port and the data directory on our own.
+    const parent = Number(process.env.MAILSVC_PARENT_PID);
+    delete process.env.MAILSVC_PARENT_PID;
+    setInterval(() => {
+      if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+    }, 1000).unref();
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  // `mailsvc … | head`: the reader went away; stop quietly instead of an unhandled EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+  const { main } = await import('../src/cli/main.ts');
+  process.exitCode = await main(process.argv.slice(2));
 }
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));

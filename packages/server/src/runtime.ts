@@ -36,6 +36,8 @@ export async function openRuntime(
     skipMigrations?: boolean;
     /** The API: rate limits counted in Redis when MAILSVC_REDIS_URL is set (else per process). */
     servesHttp?: boolean;
+    /** Called before a new embedded database is made (a first start takes tens of seconds). */
+    onCreateEmbedded?: (dir: string) => void;
   },
 ): Promise<Runtime> {
   const database = await openDatabase({
@@ -45,6 +47,7 @@ export async function openRuntime(
     pgliteSharedBuffersMb: config.MAILSVC_PGLITE_SHARED_BUFFERS_MB,
     command: opts.command,
     ...(opts.memory && { memory: opts.memory }),
+    ...(opts.onCreateEmbedded && { onCreateEmbedded: opts.onCreateEmbedded }),
   });
   try {
     if (!opts.skipMigrations) await migrate(database.pool);

@@ -1,7 +1,12 @@
 // @mailsvc/wrapper: one POST route per template, forwarding to the core POST /v1/send.
-// The Firebase entry (./firebase.ts) is not exported here, so importing the wrapper never loads
-// firebase-functions.
-export { type AppCheckResult, type AppCheckVerifier, firebaseAppCheckVerifier } from './app-check.js';
+// The Firebase entry (../firebase/index.ts, the Firebase kit) is not exported here, so importing
+// the wrapper never needs firebase-functions.
+export {
+  type AppCheckResult,
+  type AppCheckVerifier,
+  FirebaseAdminMissingError,
+  firebaseAppCheckVerifier,
+} from './app-check.js';
 export {
   AnonymousAccessError,
   checkAnonymousAccess,

@@ -81,7 +81,13 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   if (mode === 'start') checkDeliverySettings(config);
   // Before anything is created or migrated: a busy port is the commonest start-up failure.
   await ensurePortFree(config.PORT, config.HOST);
-  const runtime = await openRuntime(config, { command: mode, servesHttp: true });
+  const runtime = await openRuntime(config, {
+    command: mode,
+    servesHttp: true,
+    // The first start is otherwise silent while the embedded database is made.
+    onCreateEmbedded: (dir) =>
+      io.stdout(`mailsvc: making the embedded database in ${dir} (first start only; 20–60 s)…`),
+  });
   const { deps, database } = runtime;
   const adminToken = resolveAdminToken(config);
   // The gallery sends only with the capture transport on the embedded database (dev-access.ts).
@@ -176,9 +182,13 @@ async function startLocalWrapper(
   apiKey: string,
   deps: Deps,
 ): Promise<RunningWrapper | string> {
-  const { AnonymousAccessError, localWrapperConfig, startWrapperServer, WrapperConfigError } = await import(
-    '@mailsvc/wrapper'
-  );
+  const {
+    AnonymousAccessError,
+    FirebaseAdminMissingError,
+    localWrapperConfig,
+    startWrapperServer,
+    WrapperConfigError,
+  } = await import('@mailsvc/wrapper');
   let wrapperConfig: ReturnType<typeof localWrapperConfig>;
   try {
     wrapperConfig = localWrapperConfig({
@@ -199,6 +209,7 @@ async function startLocalWrapper(
   } catch (err) {
     if ((err as { code?: string }).code === 'EADDRINUSE')
       return `port ${config.MAILSVC_WRAPPER_PORT} is in use (set MAILSVC_WRAPPER_PORT)`;
+    if (err instanceof FirebaseAdminMissingError) return err.message;
     throw err;
   }
 }

@@ -39,8 +39,9 @@ const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.u
  * interrupted leaves no half-made database behind (its staging directory is removed at the next
  * start, under the data directory's lock).
  */
-async function initClusterIfNew(dir: string): Promise<void> {
+async function initClusterIfNew(dir: string, onCreate?: (dir: string) => void): Promise<void> {
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
+  onCreate?.(dir);
   const parent = path.dirname(dir);
   const stagingPrefix = `${path.basename(dir)}.init-`;
   for (const name of fs.readdirSync(parent)) {
@@ -97,6 +98,8 @@ export interface OpenDatabaseOptions {
   pgliteSharedBuffersMb?: number;
   /** Tests: an in-memory PGlite, optionally loaded from a dump, with no lock file. */
   memory?: { loadDataDir?: Blob };
+  /** Called before a new embedded database is made (the first start: tens of seconds). */
+  onCreateEmbedded?: (dir: string) => void;
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -137,7 +140,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     lock = acquireDataDirLock(opts.dataDir, opts.command);
     const dir = path.join(opts.dataDir, 'pgdata');
     try {
-      await initClusterIfNew(dir);
+      await initClusterIfNew(dir, opts.onCreateEmbedded);
       pglite = await PGlite.create(dir, {
         extensions: PGLITE_EXTENSIONS,
         startParams: [
