@@ -29,6 +29,14 @@ describe('parseEmail', () => {
   ])('refuses a %s', (_name, value) => {
     expect(parseEmail(value).ok).toBe(false);
   });
+
+  it('says a non-ASCII local part is refused because it needs SMTPUTF8, not that the address is not bare', () => {
+    expect(parseEmail('jörg@example.com')).toEqual({
+      ok: false,
+      reason:
+        'local part must be ASCII: non-ASCII (SMTPUTF8) local parts are not accepted; the domain may be Unicode',
+    });
+  });
 });
 
 describe('maskEmail', () => {

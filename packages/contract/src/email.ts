@@ -41,6 +41,13 @@ export function parseEmail(raw: string): ParsedEmail {
     return { ok: false, reason: 'must be an address such as name@example.com' };
   const local = value.slice(0, at);
   if (local.length > 64) return { ok: false, reason: 'local part must be at most 64 characters' };
+  // Non-ASCII local parts (SMTPUTF8, RFC 6531) are not accepted: many relays and mailboxes refuse them.
+  if (/[^\x00-\x7f]/.test(local))
+    return {
+      ok: false,
+      reason:
+        'local part must be ASCII: non-ASCII (SMTPUTF8) local parts are not accepted; the domain may be Unicode',
+    };
   if (!ATEXT.test(local))
     return { ok: false, reason: 'must be a single bare address such as name@example.com' };
   const domain = domainToASCII(value.slice(at + 1).toLowerCase());

@@ -91,7 +91,7 @@ const spec = {
   },
   MAILSVC_PGLITE_SHARED_BUFFERS_MB: {
     description:
-      "Embedded database only (no DATABASE_URL): its PostgreSQL shared_buffers in MB, held in the memory of the mailsvc process. 16 keeps `mailsvc start` near 250 MB resident; raise it for a large local database (PostgreSQL's default is 128, PGlite's 160).",
+      "Embedded database only (no DATABASE_URL): its PostgreSQL shared_buffers in MB, held in the memory of the mailsvc process. 16 keeps `mailsvc start` under 300 MB resident (bench/memory.ts); raise it for a large local database (PostgreSQL's default is 128, PGlite's 160).",
     default: 16,
     parse: int(1, 1024),
   },

@@ -72,6 +72,19 @@ export function createMetrics(): Metrics {
  */
 export function registerDatabaseGauges(metrics: Metrics, db: Db, pool: pg.Pool, now: () => Date): void {
   const { registry } = metrics;
+  // First: prom-client starts every collect at once, and read after the queue gauges' queries were
+  // issued, the pool would count the scrape's own queries as waiting (2 on an idle embedded database).
+  new Gauge({
+    name: 'mailsvc_db_pool_connections',
+    help: 'Database pool: total and idle connections, and requests waiting for one.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
   new Gauge({
     name: 'mailsvc_queue_messages',
     help: 'Messages waiting or in flight, by status (queued, deferred, sending = claimed by a worker) and priority (lower first).',
@@ -97,17 +110,6 @@ export function registerDatabaseGauges(metrics: Metrics, db: Db, pool: pg.Pool, 
         WHERE status IN ('queued', 'deferred') AND next_attempt_at <= ${at}`.execute(db);
       const due = rows[0]?.due;
       this.set(due ? Math.max(0, (at.getTime() - new Date(due).getTime()) / 1000) : 0);
-    },
-  });
-  new Gauge({
-    name: 'mailsvc_db_pool_connections',
-    help: 'Database pool: total and idle connections, and requests waiting for one.',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      this.set({ state: 'total' }, pool.totalCount);
-      this.set({ state: 'idle' }, pool.idleCount);
-      this.set({ state: 'waiting' }, pool.waitingCount);
     },
   });
 }

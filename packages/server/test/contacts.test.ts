@@ -286,6 +286,18 @@ describe('POST /v1/contacts/upsert-many', () => {
     expect((await get('twice@example.com')).statusCode).toBe(404);
   });
 
+  it("reports the same contact twice together with the schema's problems, in one answer, by index", async () => {
+    const res = await upsertMany([
+      { email: 'both-1@example.com' },
+      { email: 'both-2@example.com', name: 42 },
+      { email: 'BOTH-1@example.com' },
+    ]);
+    expect(expectError(res, 400, 'invalid_request').details).toEqual([
+      { path: '/contacts/1/name', message: 'must be string,null' },
+      { path: '/contacts/2/email', message: 'is the same contact as /contacts/0/email' },
+    ]);
+  });
+
   it('rolls the whole call back when one merge is over 50 custom fields', async () => {
     const fields = (n: number, prefix: string) =>
       Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));

@@ -53,6 +53,39 @@ const send = (body: Record<string, unknown>) =>
   });
 
 describe('GET /metrics', () => {
+  it('counts every answer of POST /v1/send, also the refusals made before its handler (401, 415, 413, 400)', async () => {
+    const before = await scrape();
+    const count = (t: string, result: string) => value(t, 'mailsvc_accepts_total', { result });
+    const post = (headers: Record<string, string>, payload: string) =>
+      h.request({ method: 'POST', url: '/v1/send', headers, payload });
+    expect((await post({ 'content-type': 'application/json' }, '{}')).statusCode).toBe(401);
+    expect(
+      (await post({ ...bearer('msk_nope_nope'), 'content-type': 'application/json' }, '{}')).statusCode,
+    ).toBe(401);
+    expect((await post({ ...bearer(s.apiKey), 'content-type': 'text/plain' }, 'x')).statusCode).toBe(415);
+    expect(
+      (await post({ ...bearer(s.apiKey), 'content-type': 'application/json' }, `"${'x'.repeat(300_000)}"`))
+        .statusCode,
+    ).toBe(413);
+    expect((await post({ ...bearer(s.apiKey), 'content-type': 'application/json' }, '{}')).statusCode).toBe(
+      400,
+    );
+    const after = await scrape();
+    for (const [result, n] of [
+      ['missing_api_key', 1],
+      ['invalid_api_key', 1],
+      ['unsupported_media_type', 1],
+      ['payload_too_large', 1],
+      ['invalid_request', 1],
+    ] as const)
+      expect(count(after, result) - count(before, result), result).toBe(n);
+  });
+
+  it('does not count its own queries as waiting for a connection on an idle scrape', async () => {
+    await scrape();
+    expect(value(await scrape(), 'mailsvc_db_pool_connections', { state: 'waiting' })).toBe(0);
+  });
+
   it('moves as messages are accepted, queued and delivered', async () => {
     const before = await scrape();
     const accepted = (t: string) =>

@@ -208,6 +208,16 @@ describe('unsubscribe errors', () => {
     expect(await recipient(environmentId, email)).toBeUndefined();
   }
 
+  it('answers a /u/ path that does not even decode (bad percent-encoding) with the invalid-link page and its headers, not the JSON API error', async () => {
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await h.request({ method, url: '/u/%E0%A4%A', headers: FORM, payload: ONE_CLICK });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain(NOT_VALID);
+      expectPageHeaders(res);
+    }
+  });
+
   it('answers 404 for a forged token', async () => {
     const payload = Buffer.from(`${s.environmentId}\nforged@example.com\napp_notifications`).toString(
       'base64url',

@@ -31,7 +31,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recipientRoutes } from './routes/recipients.js';
 import { sendRoutes } from './routes/send.js';
-import { unsubscribeRoutes } from './routes/unsubscribe.js';
+import { isUnsubscribePath, sendInvalidLinkPage, unsubscribeRoutes } from './routes/unsubscribe.js';
 
 /**
  * One log line per request, when it completes (method, path, status, time), instead of Fastify's
@@ -141,7 +141,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     frameworkErrors: (err, req, reply) => {
       reply.header('X-Request-Id', req.id);
       if (err.code === 'FST_ERR_BAD_URL')
-        return sendError(reply, 'invalid_request', 'The path is not valid (bad percent-encoding).');
+        return isUnsubscribePath(req.url)
+          ? sendInvalidLinkPage(reply)
+          : sendError(reply, 'invalid_request', 'The path is not valid (bad percent-encoding).');
       if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
         return sendError(reply, 'not_found', 'No such resource (a path segment is too long).');
       req.log.error({ err }, 'unhandled framework error');

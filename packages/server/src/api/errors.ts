@@ -16,7 +16,13 @@ export function parseJsonRequestBody(body: string, done: (err: Error | null, val
   else done(new ApiError('invalid_request', describeJsonBodyFailure(parsed.reason), parsed.problems));
 }
 
+const answeredCodes = new WeakMap<FastifyRequest, ErrorCode>();
+
+/** The error code a request was answered with (sendError), for hooks that run after the answer. */
+export const answeredErrorCode = (req: FastifyRequest): ErrorCode | undefined => answeredCodes.get(req);
+
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  answeredCodes.set(reply.request, code);
   const capped = capErrorDetails(message, details);
   const body: Record<string, unknown> = { code, message: capped.message };
   if (capped.details && capped.details.length > 0) body.details = capped.details;

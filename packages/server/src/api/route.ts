@@ -5,7 +5,7 @@ import { type Operation, type OperationId, operations } from '@mailsvc/contract/
 import type { CoreErrorCode } from '@mailsvc/contract/errors';
 import { ErrorBody } from '@mailsvc/contract/errors';
 import { findSizeProblems } from '@mailsvc/contract/size-bounds';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessCheck } from '../domain/auth/authenticate.js';
 import { ApiError } from '../errors.js';
 
@@ -27,6 +27,13 @@ export function apiRoute(
     /** Signature-authenticated operations: verifies the parsed body's signature before validation. */
     preValidation?: (req: FastifyRequest) => Promise<void>;
     handler: (req: FastifyRequest) => Promise<unknown>;
+    /**
+     * The handler runs even when the body fails its schema, with the problems in
+     * req.validationError: for an operation that reports its own problems with the schema's.
+     */
+    attachValidation?: boolean;
+    /** After the answer, whatever gave it (the hooks before the handler too). */
+    onResponse?: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   },
 ): void {
   const op: Operation = operations[id];
@@ -57,6 +64,8 @@ export function apiRoute(
       if (op.body) refuseOversizedBody(op.body, req.body, op.invalidRequestMessage);
     },
     handler: opts.handler,
+    ...(opts.attachValidation && { attachValidation: true }),
+    ...(opts.onResponse && { onResponse: opts.onResponse }),
   });
 }
 

@@ -6,7 +6,7 @@ import { StartupError } from '../startup-error.js';
 // Commands are imported when run: `mailsvc admin` talking to a running server should not pay
 // for loading Fastify and PGlite.
 
-const USAGE = `Usage: mailsvc <command>
+export const USAGE = `Usage: mailsvc <command>
 
 Commands:
   start                 API, delivery worker, wrapper and dev pages in one process (embedded PGlite unless DATABASE_URL)
@@ -17,7 +17,7 @@ Commands:
   migrate               apply database migrations
   admin <group> <action> [--json]
                         plans, tenants, projects, environments, keys, domains, usage, recipients,
-                        audit, events, bootstrap
+                        jobs, audit, events, bootstrap
                         (mailsvc admin --help lists them)
   contacts import --environment ENV_ID --file FILE [--group SLUG]
                         a CSV file into the contacts of the environment's tenant

@@ -37,6 +37,17 @@ const tokenOf = (req: FastifyRequest) => (req.params as { '*': string })['*'];
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
+/**
+ * The invalid-link page with the pages' headers, for a /u/ path the router cannot even decode (bad
+ * percent-encoding): every /u/ answer is an HTML page, never the API's JSON (app.ts frameworkErrors).
+ */
+export function sendInvalidLinkPage(reply: FastifyReply) {
+  return html(reply.headers(SECURITY_HEADERS), 404, renderInvalidLinkPage());
+}
+
+/** Whether a raw request path is under the unsubscribe pages' /u/ prefix. */
+export const isUnsubscribePath = (url: string) => /^\/u(\/|$)/.test(url);
+
 /** Must be awaited before the app's 405 routes are collected (the routes live in their own scope). */
 export function unsubscribeRoutes(app: FastifyInstance, deps: Deps) {
   return app.register(
