@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getTemplate, type RenderContext, render } from '../index.js';
 import { contrastRatio } from './contrast.js';
+import { escapeHtml } from './escape.js';
+import { breakableUrl } from './render.js';
 
 const ctx: RenderContext = {
   projectName: 'Acme',
@@ -40,15 +42,17 @@ describe('brand colour', () => {
 });
 
 describe('logo', () => {
-  it('replaces the name in the header with an https logo, its alt text the project name', () => {
+  it('replaces the name in the header with an https logo, its alt text the project name, its aspect ratio its own', () => {
     const { html } = resetLink({
       ...ctx,
       projectName: 'Acme "Cloud"',
       logoUrl: 'https://cdn.acme.test/l.png?a=1&b=2',
     });
     expect(html).toMatch(
-      /<img class="logo" src="https:\/\/cdn\.acme\.test\/l\.png\?a=1&amp;b=2" alt="Acme &quot;Cloud&quot;" width="\d+" height="\d+"/,
+      /<img class="logo" src="https:\/\/cdn\.acme\.test\/l\.png\?a=1&amp;b=2" alt="Acme &quot;Cloud&quot;" height="32"/,
     );
+    // No width attribute: the image keeps its own aspect ratio (Outlook for Windows reads attributes).
+    expect(html).not.toMatch(/<img class="logo"[^>]* width=/);
     expect(html).not.toMatch(/<span class="fg"[^>]*>Acme &quot;Cloud&quot;<\/span>/);
   });
 
@@ -94,5 +98,27 @@ describe('support address placeholder', () => {
     expect(text).toContain('contact Acme support.');
     expect(html).toContain('contact Acme support.');
     expect(text).not.toMatch(/contact \./i);
+  });
+});
+
+describe('mail in real clients', () => {
+  it('holds the column at 600 px in Outlook for Windows (an MSO-only table around the max-width one)', () => {
+    const { html } = resetLink(ctx);
+    expect(html).toContain(
+      '<!--[if mso]><table role="presentation" width="600" align="center" cellpadding="0" cellspacing="0" border="0" style="width:600px"><tr><td><![endif]-->',
+    );
+    expect(html).toContain('<!--[if mso]></td></tr></table><![endif]-->');
+  });
+
+  it('keeps a button padded in Outlook for Windows (mso-padding-alt on its cell)', () => {
+    const { html } = resetLink(ctx);
+    expect(html).toMatch(/<td align="center" bgcolor="[^"]+" style="[^"]*mso-padding-alt:12px 24px"><a /);
+  });
+
+  it('lets a long URL shown as text wrap where word-break is not supported (<wbr>), the link itself unchanged', () => {
+    const url = `https://app.example.com/reset?token=${'a1b2c3d4'.repeat(12)}&x=1`;
+    expect(breakableUrl(url).replaceAll('<wbr>', '')).toBe(escapeHtml(url));
+    for (const piece of breakableUrl(url).split('<wbr>'))
+      expect(piece.replaceAll('&amp;', '&').length).toBeLessThanOrEqual(25);
   });
 });

@@ -88,6 +88,16 @@ function codeBlock(name: string): Block {
   };
 }
 
+/**
+ * A URL shown as text, with a line-break opportunity (<wbr>) after each / . ? & = and every 24
+ * characters: clients without word-break (Yahoo) wrap it there instead of widening the message;
+ * word-break:break-all does it where <wbr> is not supported (Outlook for Windows, Gmail for iOS).
+ */
+export function breakableUrl(url: string): string {
+  const parts = url.match(/[^/.?&=]{1,24}[/.?&=]?|[/.?&=]/g) ?? [];
+  return parts.map(escapeHtml).join('<wbr>');
+}
+
 function buttonBlock(name: string): Block {
   const button = (data: Record<string, unknown>) => {
     const b = (data[name] ?? {}) as { label?: unknown; url?: unknown };
@@ -101,10 +111,11 @@ function buttonBlock(name: string): Block {
       const label = escapeHtml(fillPlaceholders(b.label, ph));
       return (
         `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 24px"><tr>` +
-        `<td align="center" bgcolor="${brand}" style="border-radius:6px;background:${brand}">` +
-        `<a href="${url}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:6px">${label}</a>` +
+        // Outlook for Windows ignores an <a>'s padding: the cell carries it there (mso-padding-alt).
+        `<td align="center" bgcolor="${brand}" style="border-radius:6px;background:${brand};mso-padding-alt:12px 24px">` +
+        `<a href="${url}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;mso-padding-alt:0;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:6px">${label}</a>` +
         `</td></tr></table>` +
-        `<p class="muted" style="margin:0 0 16px;font:13px/1.5 ${FONT};color:#6b7280">If the button does not work, copy this link into your browser:<br><a class="link" href="${url}" style="color:${brand};word-break:break-all">${url}</a></p>`
+        `<p class="muted" style="margin:0 0 16px;font:13px/1.5 ${FONT};color:#6b7280">If the button does not work, copy this link into your browser:<br><a class="link" href="${url}" style="color:${brand};word-break:break-all">${breakableUrl(b.url)}</a></p>`
       );
     },
     text: ({ data, ph }) => {
@@ -198,9 +209,11 @@ export function compileVersion(v: TemplateVersion): CompiledVersion {
       const unsubscribe = isNotification && isHttpUrl(ctx.unsubscribeUrl) ? ctx.unsubscribeUrl : null;
       const address = isNotification ? addressLines(ctx.postalAddress) : [];
 
-      // width and height keep the logo's box when images are blocked, and its alt text shows there.
+      // The height keeps the logo's line when images are blocked (its alt text shows there); no width
+      // attribute, so every client (Outlook for Windows reads attributes) keeps the image's own
+      // aspect ratio, at most 160 px wide.
       const header = isHttpsUrl(ctx.logoUrl)
-        ? `<img class="logo" src="${escapeHtml(ctx.logoUrl)}" alt="${project}" width="160" height="32" style="display:block;width:auto;max-width:160px;height:32px;border:0;font:700 18px/32px ${FONT};color:#111827">`
+        ? `<img class="logo" src="${escapeHtml(ctx.logoUrl)}" alt="${project}" height="32" style="display:block;width:auto;max-width:160px;height:32px;border:0;font:700 18px/32px ${FONT};color:#111827">`
         : `<span class="fg" style="font:700 18px/1.3 ${FONT};color:#111827;word-break:break-word">${project}</span>`;
 
       const footerStyle = `margin:0 0 8px;font:13px/1.6 ${FONT};color:${FOOTER_COLOR}`;
@@ -237,11 +250,14 @@ export function compileVersion(v: TemplateVersion): CompiledVersion {
         // screen readers among the client's own interface.
         `<div role="article" aria-roledescription="email" aria-label="${escapeHtml(subject)}" lang="en" dir="ltr">` +
         `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="bg" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">` +
+        // Outlook for Windows ignores max-width: a 600 px table that only it reads holds the column
+        // (what MJML emits), so the message does not spread over the whole reading pane.
+        '<!--[if mso]><table role="presentation" width="600" align="center" cellpadding="0" cellspacing="0" border="0" style="width:600px"><tr><td><![endif]-->' +
         `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px">` +
         (isCompact ? '' : `<tr><td style="padding:0 4px 16px">${header}</td></tr>`) +
         `<tr><td class="card" style="background:#ffffff;border-radius:8px;padding:${cardPadding}${isCompact ? `;border-top:4px solid ${brand}` : ''}">${body}</td></tr>` +
         `<tr><td style="padding:20px 8px 16px">${footer.map((f) => `<p class="muted" style="${footerStyle}">${f}</p>`).join('')}</td></tr>` +
-        `</table></td></tr></table></div></body></html>`;
+        '</table><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>';
 
       const textParts = blocks.map((b) => b.text(values)).filter((t) => t !== '');
       // The footer's paragraphs, in the HTML's order, a blank line between them.
