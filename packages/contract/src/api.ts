@@ -529,8 +529,10 @@ export const UpsertContactRequest = Type.Object(
         }),
         {
           additionalProperties: false,
+          // 50 set and 50 deleted is the most a request can mean: at most 50 keys are ever stored.
+          maxProperties: 2 * CUSTOM_FIELDS_MAX,
           description:
-            'merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge',
+            'merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge, at most 100 in one request',
         },
       ),
     ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BulkSendRequest, ListContactsRequest, UpsertContactsRequest } from './api.js';
+import { BulkSendRequest, ListContactsRequest, UpsertContactRequest, UpsertContactsRequest } from './api.js';
 import { capErrorDetails, MAX_ERROR_DETAILS } from './errors.js';
 import { findSizeProblems } from './size-bounds.js';
 
@@ -46,6 +46,28 @@ describe('sizes before items', () => {
     ]);
     expect(findSizeProblems(schema, { 'a/b': { x: 1, y: 2 } })).toEqual([
       { path: '/a~1b', message: 'must NOT have more than 1 properties' },
+    ]);
+  });
+});
+
+describe('closed objects', () => {
+  const closed = { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } };
+  const unknownKeys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+
+  it('names every unknown key in one pass when there are more than an answer lists (20)', () => {
+    const problems = findSizeProblems(closed, { a: 'x', ...unknownKeys(15_000) });
+    expect(problems).toHaveLength(15_000);
+    expect(problems[0]).toEqual({ path: '/k0', message: 'is not an allowed property' });
+  });
+
+  it('leaves 20 unknown keys or fewer to the validation, which words every problem', () => {
+    expect(findSizeProblems(closed, unknownKeys(20))).toEqual([]);
+  });
+
+  it("bounds a contact's custom fields in one request at 100 keys (50 set, 50 deleted)", () => {
+    const customFields = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, null]));
+    expect(findSizeProblems(UpsertContactRequest, { email: 'a@b.co', customFields })).toEqual([
+      { path: '/customFields', message: 'must NOT have more than 100 properties' },
     ]);
   });
 });

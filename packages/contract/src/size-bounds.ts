@@ -5,6 +5,7 @@
 // tenant's requests. This walk visits at most what the bounds allow, so the full validation
 // that follows it only ever sees inputs of the size the schema declares.
 // Browser-safe: no Node API.
+import { MAX_ERROR_DETAILS } from './errors.js';
 
 export interface SizeProblem {
   /** JSON Pointer into the value. */
@@ -88,6 +89,16 @@ function walk(schema: unknown, value: unknown, path: string, out: SizeProblem[])
   const patterns = isObject(schema.patternProperties)
     ? Object.entries(schema.patternProperties).map(([p, s]) => [new RegExp(p, 'u'), s] as const)
     : [];
+  if (schema.additionalProperties === false) {
+    // A closed object with more unknown keys than an answer lists: the problems are those keys,
+    // found here in one pass instead of by a validator that builds an error object per key.
+    const unknown = keys.filter((k) => !Object.hasOwn(properties, k) && !patterns.some(([re]) => re.test(k)));
+    if (unknown.length > MAX_ERROR_DETAILS) {
+      for (const k of unknown)
+        out.push({ path: `${path}/${escapePointer(k)}`, message: 'is not an allowed property' });
+      return;
+    }
+  }
   const additional = isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
   if (patterns.length === 0 && additional === undefined) {
     // Only the declared properties can hold bounded containers.
@@ -113,8 +124,10 @@ function walk(schema: unknown, value: unknown, path: string, out: SizeProblem[])
 /**
  * The first containers of `value` that hold more items or properties than `schema` allows for
  * them (`maxItems`, `maxProperties`, through properties, items, patternProperties,
- * additionalProperties, allOf, anyOf and oneOf). Empty when every size is within bounds. Stops at
- * the first problem found, so its cost is bounded by what the schema allows, not by the input.
+ * additionalProperties, allOf, anyOf and oneOf), or that are closed (`additionalProperties:
+ * false`) and hold more unknown keys than an error answer lists (MAX_ERROR_DETAILS): then each of
+ * those keys. Empty when every size is within bounds. Stops at the first container found, so its
+ * cost is one pass over the input at most, never a validator's error object per item.
  */
 export function findSizeProblems(schema: unknown, value: unknown): SizeProblem[] {
   const out: SizeProblem[] = [];

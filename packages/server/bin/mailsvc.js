@@ -2,6 +2,7 @@
 // Runs the TypeScript sources directly through tsx, so `npx mailsvc` works right after
 // `npm install` with no build step.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 // `mailsvc start` keeps the embedded database's WebAssembly memory and the whole service in one
@@ -13,18 +14,21 @@ const MEMORY_FLAGS = ['--max-semi-space-size=4'];
 const hasMemoryFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) =>
   a.startsWith('--max-semi-space-size'),
 );
-if (process.argv[2] === 'start' && !hasMemoryFlags) {
+if (process.argv[2] === 'start' && !hasMemoryFlags && !process.env.MAILSVC_PARENT_PID) {
   const child = spawn(
     process.execPath,
     [...MEMORY_FLAGS, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-    // Its own process group: a terminal's Ctrl+C reaches this process only, which passes it on
-    // once (a second SIGINT would cut the child's graceful stop short).
+    // Its own process group: a terminal's Ctrl+C reaches this process only, which passes it on.
     { stdio: 'inherit', detached: true, env: { ...process.env, MAILSVC_PARENT_PID: String(process.pid) } },
   );
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) =>
-    process.exit(code ?? 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal] ?? 9)),
-  );
+  // Each signal is passed on once: a service manager that signals the whole group (systemd's
+  // KillMode=control-group) and npx both deliver a second copy, which the child's stop ignores anyway.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => child.kill(signal));
+  child.on('error', (err) => {
+    console.error(`mailsvc: could not start: ${err.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 } else {
   if (process.env.MAILSVC_PARENT_PID) {
     // Run again by the lines above: if that parent is killed outright (SIGKILL, which it cannot

@@ -599,6 +599,13 @@ describe('the inbound port, open to anyone', () => {
     expect(isClosedByServer).toBe(true);
   });
 
+  it('counts recipients refused as one too many (452) too: 20 accepted, then 10,000 more end in 421', async () => {
+    const rcpts = Array.from({ length: 10_020 }, (_, i) => `fbl-${i}@mailsvc.test`);
+    const { codes, isClosedByServer } = await pipelinedRcpts(rcpts);
+    expect(codes).toEqual([...Array(20).fill(250), ...Array(MAX_REFUSED_RECIPIENTS).fill(452), 421]);
+    expect(isClosedByServer).toBe(true);
+  });
+
   it('counts forged VERP addresses among the refused recipients too', async () => {
     const forged = Array.from(
       { length: 100 },

@@ -1,3 +1,4 @@
+import { findSizeProblems } from '@mailsvc/contract/size-bounds';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { actionButtonSchema } from './blocks/action-button.js';
@@ -48,11 +49,21 @@ const ajv = new Ajv({
 addFormats.default(ajv, ['date-time', 'email']);
 
 const compiled = new WeakMap<TemplateVersion, ValidateFunction>();
+const schemas = new WeakMap<TemplateVersion, JsonSchema>();
+
+function schemaOf(v: TemplateVersion): JsonSchema {
+  let schema = schemas.get(v);
+  if (!schema) {
+    schema = buildJsonSchema(v);
+    schemas.set(v, schema);
+  }
+  return schema;
+}
 
 function validatorFor(v: TemplateVersion): ValidateFunction {
   let fn = compiled.get(v);
   if (!fn) {
-    fn = ajv.compile(buildJsonSchema(v));
+    fn = ajv.compile(schemaOf(v));
     compiled.set(v, fn);
   }
   return fn;
@@ -69,6 +80,10 @@ export type ValidationResult =
 
 /** Returns a new object with defaults filled, or every failing field with a JSON Pointer path. */
 export function validateTemplateData(v: TemplateVersion, data: unknown): ValidationResult {
+  // Sizes before items (@mailsvc/contract/size-bounds): data of 15,000 unknown keys is answered
+  // from one pass over its keys, not from 15,000 validator errors (core and wrapper alike).
+  const oversized = findSizeProblems(schemaOf(v), data);
+  if (oversized.length > 0) return { ok: false, errors: oversized };
   const copy = data !== null && typeof data === 'object' ? structuredClone(data) : data;
   const validate = validatorFor(v);
   if (validate(copy)) return { ok: true, data: copy as Record<string, unknown> };

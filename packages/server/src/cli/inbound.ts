@@ -4,6 +4,7 @@ import { type RunningInbound, startInbound } from '../inbound/server.js';
 import { openRuntime } from '../runtime.js';
 import { StartupError } from '../startup-error.js';
 import type { Io } from './main.js';
+import { untilStopSignal } from './stop-signal.js';
 
 /**
  * The inbound SMTP server beside `mailsvc start`'s API. A busy port does not stop `mailsvc
@@ -51,10 +52,7 @@ export async function runInbound(_args: string[], io: Io): Promise<number> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal(io, 'mailsvc inbound');
   io.stdout('mailsvc inbound: stopping…');
   await inbound.close();
   await runtime.close();

@@ -13,6 +13,7 @@ import { openRuntime, readSecretFile, resolveAdminToken, writeSecretFile } from 
 import { StartupError } from '../startup-error.js';
 import { startLocalInbound } from './inbound.js';
 import type { Io } from './main.js';
+import { untilStopSignal } from './stop-signal.js';
 import { checkDeliverySettings, startDelivery } from './worker.js';
 
 const DEV_KEY_FILE = 'dev-api-key';
@@ -157,11 +158,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   lines.push('', 'Press Ctrl+C to stop.', '');
   io.stdout(lines.join('\n'));
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilStopSignal(io, `mailsvc ${mode}`);
   io.stdout('mailsvc: stopping…');
   // Outside in: the wrapper (which forwards to this API) first, then the API, then delivery.
   if (wrapper && typeof wrapper !== 'string') await wrapper.close();

@@ -8,6 +8,7 @@ import type { Deps } from '../domain/deps.js';
 import { openRuntime } from '../runtime.js';
 import { StartupError } from '../startup-error.js';
 import type { Io } from './main.js';
+import { untilStopSignal } from './stop-signal.js';
 
 export interface RunningDelivery {
   /** One line for the start-up banner: where messages go. */
@@ -118,10 +119,7 @@ export async function runWorker(_args: string[], io: Io): Promise<number> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal(io, 'mailsvc worker');
   io.stdout('mailsvc worker: finishing the messages in flight…');
   await delivery.stop();
   await metricsServer?.close();

@@ -3,6 +3,7 @@
 // packages/wrapper/README.md). The same router the Firebase function runs.
 import { StartupError } from '../startup-error.js';
 import type { Io } from './main.js';
+import { untilStopSignal } from './stop-signal.js';
 
 export async function runWrapper(_args: string[], io: Io): Promise<number> {
   const { loadWrapperConfig, startWrapperServer, WrapperConfigError } = await import('@mailsvc/wrapper');
@@ -45,10 +46,7 @@ export async function runWrapper(_args: string[], io: Io): Promise<number> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal(io, 'mailsvc wrapper');
   io.stdout('mailsvc: stopping the wrapper…');
   await running.close();
   return 0;

@@ -67,8 +67,7 @@ function verpMessageId(deps: Pick<Deps, 'keys'>, session: SMTPServerSession): st
 /** The message the returned original names by a reference we signed: its Message-ID, its Return-Path. */
 function signedReferenceIn(deps: Pick<Deps, 'keys'>, ref: MessageRef): string | undefined {
   const byHeader = ref.messageIdHeader ? messageIdFromHeader(deps.keys.verp, ref.messageIdHeader) : null;
-  if (byHeader) return byHeader.messageId;
-  return (ref.returnPath && messageIdFromVerp(deps.keys.verp, ref.returnPath)) || undefined;
+  return byHeader ?? ((ref.returnPath && messageIdFromVerp(deps.keys.verp, ref.returnPath)) || undefined);
 }
 
 export async function startInbound(
@@ -85,7 +84,7 @@ export async function startInbound(
     const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
     if (domain === bounceDomain) return true;
     if (!domain.startsWith('bounces.')) return false;
-    const now = Date.now();
+    const now = deps.clock.now().getTime();
     const hit = verified.get(domain);
     if (hit && hit.until > now) return hit.isOurs;
     if (verified.size >= BOUNCE_DOMAIN_CACHE_MAX) verified.clear();
@@ -117,7 +116,7 @@ export async function startInbound(
     logger: false,
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
-        return callback(new SmtpReply(452, '4.5.3 Too many recipients'));
+        return callback(refuse(session, 452, '4.5.3 Too many recipients'));
       }
       // Anything addressed like a VERP bounce address must carry a tag we minted; one that does is
       // ours on whatever domain (a domain's return path may have changed since the mail left).
@@ -150,13 +149,9 @@ export async function startInbound(
         const verp = verpMessageId(deps, session);
         // Unauthenticated mail names a message only by a reference we signed. A bounce goes to
         // the envelope sender, our VERP address, and is matched by it alone: the returned
-        // original is what its recipient could write. A complaint (sent to a feedback-loop
-        // address) may name it by the original's signed Message-ID or Return-Path instead.
-        const signed =
-          verp ??
-          (report.type === 'dsn' || report.type === 'plain-bounce'
-            ? undefined
-            : signedReferenceIn(deps, report.ref));
+        // original is what its recipient could write. Only a complaint (ARF, sent to a
+        // feedback-loop address) may name it by the original's signed Message-ID or Return-Path.
+        const signed = verp ?? (report.type === 'arf' ? signedReferenceIn(deps, report.ref) : undefined);
         report.ref = signed ? { signedMessageId: signed } : {};
         const outcomes =
           report.items.length > 0 ? await applyFeedbackReport(deps, report, { source: 'inbound', raw }) : [];

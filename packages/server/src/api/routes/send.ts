@@ -3,7 +3,6 @@ import { getTemplate } from '@mailsvc/templates';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { sendEmail } from '../../domain/send/send-email.js';
-import { ApiError } from '../../errors.js';
 import { authOf } from '../auth-hook.js';
 import { answeredErrorCode } from '../errors.js';
 import { apiRoute } from '../route.js';
@@ -20,35 +19,30 @@ function categoryOf(body: unknown): string {
 }
 
 export function sendRoutes(app: FastifyInstance, deps: Deps) {
-  /** What the handler answered: accepted or replayed (an error is read from the answer). */
-  const outcomes = new WeakMap<FastifyRequest, 'accepted' | 'replayed'>();
+  /** When the handler began, and what it answered unless it threw (accepted or replayed). */
+  const handled = new WeakMap<FastifyRequest, { started: number; result?: 'accepted' | 'replayed' }>();
   apiRoute(app, 'sendEmail', {
     access: ['trial', 'project', 'environment'],
     handler: async (req) => {
-      const started = performance.now();
-      let result = 'internal';
-      try {
-        const sent = await sendEmail(
-          deps,
-          authOf(req),
-          req.body as SendRequest,
-          req.headers['idempotency-key'],
-        );
-        result = sent.idempotent ? 'replayed' : 'accepted';
-        outcomes.set(req, result as 'accepted' | 'replayed');
-        return { ok: true, ...sent };
-      } catch (err) {
-        if (err instanceof ApiError) result = err.code;
-        throw err;
-      } finally {
-        deps.metrics.acceptSeconds.observe({ result }, (performance.now() - started) / 1000);
-      }
+      const state: { started: number; result?: 'accepted' | 'replayed' } = { started: performance.now() };
+      handled.set(req, state);
+      const sent = await sendEmail(
+        deps,
+        authOf(req),
+        req.body as SendRequest,
+        req.headers['idempotency-key'],
+      );
+      state.result = sent.idempotent ? 'replayed' : 'accepted';
+      return { ok: true, ...sent };
     },
     // Every answer is counted, also the refusals made before the handler (authentication, the
-    // rate limit, the trial and access checks, the body's size, media type and schema).
+    // rate limit, the trial and access checks, the body's size, media type and schema); the
+    // duration from the handler's start, when it ran.
     onResponse: async (req) => {
-      const result = outcomes.get(req) ?? answeredErrorCode(req) ?? 'internal';
+      const state = handled.get(req);
+      const result = state?.result ?? answeredErrorCode(req) ?? 'internal';
       deps.metrics.accepts.inc({ category: categoryOf(req.body), result });
+      if (state) deps.metrics.acceptSeconds.observe({ result }, (performance.now() - state.started) / 1000);
     },
   });
 }

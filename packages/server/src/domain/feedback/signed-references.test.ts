@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../ids.js';
-import { messageIdFromVerp, verpAddress } from './signed-references.js';
+import {
+  messageIdFromHeader,
+  messageIdFromVerp,
+  signedMessageIdHeader,
+  verpAddress,
+} from './signed-references.js';
 
 const key = randomBytes(32);
 
@@ -38,5 +43,32 @@ describe('signed VERP addresses', () => {
     ]) {
       expect(messageIdFromVerp(key, forged), forged).toBeNull();
     }
+  });
+});
+
+describe('signed Message-IDs', () => {
+  it('name the message they were minted for, with or without angle brackets, in any letter case', () => {
+    const id = newId('msg');
+    const header = signedMessageIdHeader(key, id, 'mail.example.com');
+    expect(header).toMatch(/^<msg_[0-9A-Z]{26}\.[0-9a-f]{16}@mail\.example\.com>$/);
+    for (const value of [header, header.slice(1, -1), header.toLowerCase(), ` ${header.toUpperCase()} `])
+      expect(messageIdFromHeader(key, value), value).toBe(id);
+  });
+
+  it('refuse an id without its tag, another message’s tag, a VERP tag reused, another key', () => {
+    const a = newId('msg');
+    const b = newId('msg');
+    const tagOf = (header: string) => /\.([0-9a-f]{16})@/.exec(header)![1]!;
+    const verpTag = /\.([0-9a-f]{16})@/.exec(verpAddress(key, a, 'd.example'))![1]!;
+    for (const forged of [
+      `<${a}@d.example>`,
+      `<${a}.${tagOf(signedMessageIdHeader(key, b, 'd.example'))}@d.example>`,
+      `<${a}.${verpTag}@d.example>`,
+      `<${a}.0000000000000000@d.example>`,
+      '',
+      'not a message id',
+    ])
+      expect(messageIdFromHeader(key, forged), forged).toBeNull();
+    expect(messageIdFromHeader(randomBytes(32), signedMessageIdHeader(key, a, 'd.example'))).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ import { ULID_PATTERN } from '../../ids.js';
 /** 64 bits of HMAC-SHA256, lowercase hex: a VERP local part stays within 64 characters (55). */
 const TAG_BYTES = 8;
 const VERP_LOCAL = new RegExp(`^bounces\\+(msg_${ULID_PATTERN})\\.([0-9a-f]{16})$`, 'i');
-const MESSAGE_ID = new RegExp(`^<?\\s*(msg_${ULID_PATTERN})\\.([0-9a-f]{16})@([^@\\s<>]+?)\\s*>?$`, 'i');
+const MESSAGE_ID = new RegExp(`^<?\\s*(msg_${ULID_PATTERN})\\.([0-9a-f]{16})@[^@\\s<>]+?\\s*>?$`, 'i');
 
 type Use = 'verp' | 'message-id';
 
@@ -46,16 +46,8 @@ export function signedMessageIdHeader(key: Buffer, messageId: string, sendingDom
   return `<${messageId}.${tagOf(key, 'message-id', messageId).toString('hex')}@${sendingDomain}>`;
 }
 
-/**
- * The message a Message-ID header names, with the domain it names it on, or null when the header
- * is not one we minted (with or without its angle brackets).
- */
-export function messageIdFromHeader(
-  key: Buffer,
-  value: string,
-): { messageId: string; domain: string } | null {
+/** The message a Message-ID header names, or null when it is not one we minted (brackets optional). */
+export function messageIdFromHeader(key: Buffer, value: string): string | null {
   const m = MESSAGE_ID.exec(value.trim());
-  if (!m) return null;
-  const messageId = verified(key, 'message-id', m[1]!, m[2]!);
-  return messageId ? { messageId, domain: m[3]!.toLowerCase() } : null;
+  return m ? verified(key, 'message-id', m[1]!, m[2]!) : null;
 }
