@@ -491,7 +491,7 @@ export interface UpsertContactBody {
    */
   groupSlugs?: string[]
   /**
-   * merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge
+   * merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge, at most 100 in one request
    */
   customFields?: {
     /**
@@ -586,7 +586,7 @@ export interface UpsertContactsBody {
      */
     groupSlugs?: string[]
     /**
-     * merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge
+     * merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge, at most 100 in one request
      */
     customFields?: {
       /**

@@ -1471,7 +1471,7 @@ export interface operations {
                     name?: string | null;
                     /** @description the contact's exact set of groups (at most 100); groups that do not exist are created; absent leaves the memberships as they are */
                     groupSlugs?: string[];
-                    /** @description merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge */
+                    /** @description merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge, at most 100 in one request */
                     customFields?: {
                         [key: string]: string | number | boolean | null;
                     };
@@ -1706,7 +1706,7 @@ export interface operations {
                         name?: string | null;
                         /** @description the contact's exact set of groups (at most 100); groups that do not exist are created; absent leaves the memberships as they are */
                         groupSlugs?: string[];
-                        /** @description merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge */
+                        /** @description merged key by key into the stored fields; null deletes a key; keys are letters, digits, _ and -, starting with a letter or _, at most 64 characters (usable as {{contact.customFields.KEY}}); at most 50 keys after the merge, at most 100 in one request */
                         customFields?: {
                             [key: string]: string | number | boolean | null;
                         };
