@@ -141,7 +141,7 @@ export const NAME_REFUSED =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 // Addresses, domains and links refuse the same characters and any whitespace (after trimming, for
 // addresses): IDNA would silently drop tabs, line breaks, soft hyphens and zero-width characters,
-// and a bidirectional control makes a link read as something else (templates/src/email.ts, url.ts).
+// and a bidirectional control makes a link read as something else (contract/src/email.ts, templates/src/blocks/url.ts).
 const ADDRESS_REFUSED = new RegExp(`\\s|${NAME_REFUSED.source}`);
 /** An address as it may be stored: normalised, printable ASCII, no spaces or line breaks. */
 export const STORED_ADDRESS = /^[!-~]+@[a-z0-9.-]+$/;

@@ -1,5 +1,5 @@
 // The dev gallery (/dev/templates): an index of the catalogue, and one page per template with its
-// fields, an editor for its data and a live preview. Pages only: the server (routes/dev.ts) finds
+// fields, an editor for its data and a live preview. Pages only: the server (packages/server/src/api/routes/dev.ts) finds
 // projects, renders, sends and sets the headers (a strict CSP: the one script is
 // /dev/templates/app.js, gallery-app.js here, and the preview frame runs no script).
 import fs from 'node:fs';

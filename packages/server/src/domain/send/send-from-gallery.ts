@@ -63,7 +63,7 @@ export async function sendFromGallery(deps: Deps, input: GallerySendInput): Prom
   const row = await findKeyScope(deps.db, project.sendFrom.keyId);
   if (!row) throw new ApiError('environment_not_found', `The environment of project ${project.id} is gone.`);
   const auth = toAuthContext(row, deps.clock.now());
-  // The checks POST /v1/send runs after authentication (routes/send.ts: trial, project, environment).
+  // The checks POST /v1/send runs after authentication (api/routes/send.ts: trial, project, environment).
   requireAccess(auth, ['trial', 'project', 'environment']);
   const result = await sendEmail(
     deps,
