@@ -1,6 +1,7 @@
 // Every file path that ARCHITECTURE.md, a README, docs/ or a comment in the code names exists (what
 // Fastify's errors.test.js does for its error docs, for paths). A path may be written from the
 // repository root, from packages/, from a package or its src/, or from the naming file's folder.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,21 @@ function namingText(file: string): string {
   return [...text.matchAll(/\/\/(.*)$|\/\*([\s\S]*?)\*\//gm)].map((m) => m[1] ?? m[2]).join('\n');
 }
 
+/** The files a fresh clone has (git's index), so an ignored local file cannot hide a stale path. */
+const TRACKED: Set<string> | null = (() => {
+  try {
+    const out = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' });
+    return new Set(
+      out
+        .split('\0')
+        .filter(Boolean)
+        .map((f) => path.join(ROOT, f)),
+    );
+  } catch {
+    return null; // not a git checkout (an unpacked tarball): the file system is the tree
+  }
+})();
+
 function exists(named: string, from: string): boolean {
   const bases = [
     path.dirname(from),
@@ -67,8 +83,14 @@ function exists(named: string, from: string): boolean {
     ...PACKAGES,
     ...PACKAGES.map((p) => path.join(p, 'src')),
   ];
-  return bases.some((base) => fs.existsSync(path.resolve(base, named)));
+  return bases.some((base) => {
+    const full = path.resolve(base, named);
+    return TRACKED ? TRACKED.has(full) : fs.existsSync(full);
+  });
 }
+
+/** Build outputs (git-ignored, made by a build step): a fresh clone has none of them. */
+const isBuildOutput = (named: string) => /^(?:\.\/)?(?:dist|functions)\//.test(named);
 
 /** Paths of a user's own files in examples, not of this repository. */
 const EXAMPLES = new Set(['e2e/sign-up.spec.ts', './some-report.eml']);
@@ -84,7 +106,8 @@ export function missingPaths(): string[] {
   for (const file of namingFiles()) {
     for (const m of namingText(file).matchAll(PATH)) {
       const named = m[1]!;
-      if (named.includes('node_modules/') || EXAMPLES.has(named) || isUrlLike(named)) continue;
+      if (named.includes('node_modules/') || EXAMPLES.has(named) || isUrlLike(named) || isBuildOutput(named))
+        continue;
       if (!exists(named, file)) missing.push(`${path.relative(ROOT, file)} names ${named}`);
     }
   }
