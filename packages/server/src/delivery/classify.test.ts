@@ -35,6 +35,12 @@ describe('classifySmtpError', () => {
       false,
     ],
     ['a bare 550 at RCPT bounces the recipient', reply(550, '550 No such user here'), 'hard_fail', true],
+    [
+      '550 5.1.1 naming a blocklist (Spamhaus) at RCPT fails without bouncing, as in a DSN',
+      reply(550, '550 5.1.1 Service unavailable; client host [203.0.113.9] blocked using zen.spamhaus.org'),
+      'hard_fail',
+      false,
+    ],
     ['a bare 554 fails without bouncing', reply(554, '554 Transaction failed'), 'hard_fail', false],
     [
       'a refused MAIL FROM (5.1.8, bounce domain not published) fails without bouncing',

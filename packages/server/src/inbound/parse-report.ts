@@ -3,7 +3,11 @@
 // automatic replies, which are not bounces. What the report means for a message and its
 // recipient is decided in domain/feedback; this only reads.
 import libmime from 'libmime';
-import { isMailboxMissing, normaliseStatus, statusInReply } from '../domain/feedback/classify-failure.js';
+import {
+  countsAgainstRecipient,
+  normaliseStatus,
+  statusInReply,
+} from '../domain/failures/classify-failure.js';
 import type { FeedbackItem, FeedbackReport, MessageRef } from '../domain/feedback/types.js';
 import {
   allHeaders,
@@ -102,7 +106,11 @@ function parseDsn(report: MimePart, root: MimePart): FeedbackReport {
       ...(diagnostic && { diagnostic }),
     };
     if (action === 'failed') {
-      items.push({ kind: 'failed', hard: isMailboxMissing(status, diagnostic), ...base });
+      items.push({
+        kind: 'failed',
+        hard: countsAgainstRecipient({ source: 'report', permanent: true, status, text: diagnostic }),
+        ...base,
+      });
     } else if (action === 'delayed') {
       items.push({ kind: 'delayed', hard: false, ...base });
     } else if (action === 'delivered') {
@@ -211,7 +219,7 @@ function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
     const diagnostic = clip(diagnosticLine(segment));
     items.push({
       kind: 'failed',
-      hard: isMailboxMissing(status, diagnostic),
+      hard: countsAgainstRecipient({ source: 'report', permanent: true, status, text: diagnostic }),
       recipient: r,
       ...(status && { status }),
       ...(diagnostic && { diagnostic }),

@@ -3,7 +3,11 @@
 // publishes: the "notification" format of identity feedback (`notificationType`) and the event
 // publishing format of configuration sets (`eventType`). Only Bounce, Complaint and Delivery
 // matter here; every other type, and anything that is not such a JSON document, reads as null.
-import { isMailboxMissing, normaliseStatus, statusInReply } from '../domain/feedback/classify-failure.js';
+import {
+  countsAgainstRecipient,
+  normaliseStatus,
+  statusInReply,
+} from '../domain/failures/classify-failure.js';
 import type { FeedbackItem, MessageRef } from '../domain/feedback/types.js';
 import type { HeaderField } from './mime.js';
 import { clip, refFromHeaders } from './parse-report.js';
@@ -80,9 +84,13 @@ function bounceItems(bounce: Json): FeedbackItem[] | null {
     if (!isRecord(entry)) continue;
     const diagnostic = clip(str(entry.diagnosticCode));
     const status = normaliseStatus(str(entry.status)) ?? statusInReply(diagnostic);
-    const hard =
-      permanent &&
-      (status !== undefined ? isMailboxMissing(status, diagnostic) : bounce.bounceSubType === 'NoEmail');
+    // Without a status, SES's own NoEmail subtype says the address does not exist.
+    const hard = countsAgainstRecipient({
+      source: 'report',
+      permanent,
+      status: status ?? (bounce.bounceSubType === 'NoEmail' ? '5.1.1' : undefined),
+      text: diagnostic,
+    });
     const found = item('failed', hard, addressOf(entry.emailAddress));
     if (status) found.status = status;
     if (diagnostic) found.diagnostic = diagnostic;

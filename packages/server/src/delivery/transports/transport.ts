@@ -34,7 +34,7 @@ export type DeliveryOutcome =
       smtpCode?: number;
       enhancedCode?: string;
       response: string;
-      /** 5.1.x / 5.2.1 (or a bare 550/551/553): the mailbox is bad, so the recipient bounces. */
+      /** The mailbox or its domain is missing, by domain/failures/classify-failure.ts: the recipient bounces. */
       isRecipientBounce: boolean;
     };
 

@@ -8,8 +8,8 @@ import { hasSeenEvent, listLiveIntakeSecrets, markEventSeen } from '../../db/rep
 import { ApiError } from '../../errors.js';
 import { ULID_PATTERN } from '../../ids.js';
 import type { Deps } from '../deps.js';
+import { countsAgainstRecipient } from '../failures/classify-failure.js';
 import { applyFeedbackReport, type ReportOutcome } from './apply-report.js';
-import { isMailboxMissing } from './classify-failure.js';
 import type { FeedbackItem, FeedbackReport } from './types.js';
 
 /** How long a webhook-id (or an SNS MessageId) is remembered: well past the 5-minute tolerance. */
@@ -94,7 +94,12 @@ function findingOf(body: RelayEventRequest): FeedbackItem | null {
   return {
     kind: 'failed',
     // The shared conservative rule: only a mailbox-missing status counts against the recipient.
-    hard: isMailboxMissing(bounce.status, bounce.diagnostic),
+    hard: countsAgainstRecipient({
+      source: 'report',
+      permanent: true,
+      status: bounce.status,
+      text: bounce.diagnostic,
+    }),
     ...base,
     ...(bounce.status && { status: bounce.status }),
     ...(bounce.diagnostic && { diagnostic: bounce.diagnostic.replace(/\s+/g, ' ').trim().slice(0, 500) }),
