@@ -100,7 +100,7 @@ function literalInterface(name: string, doc: string, members: Record<string, str
 }
 
 export async function generateCore(): Promise<string> {
-  const built = Object.entries(operations).filter(([, op]) => op.isBuilt);
+  const built = Object.entries(operations);
   const parts = [BANNER('@mailsvc/contract (api.ts, errors.ts)')];
   const statusOf = (catalogue: Record<string, { status: number }>) =>
     Object.fromEntries(Object.entries(catalogue).map(([code, spec]) => [code, spec.status]));

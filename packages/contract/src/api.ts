@@ -1,6 +1,6 @@
 // The core API's contract: every operation of the seed (and its extensions) with one name used in
 // three places — the route (`POST /v1/send`), the use-case (`sendEmail`), the SDK method
-// (`client.emails.send()`) — and, for the operations built so far, the request and response
+// (`client.emails.send()`) — and the request and response
 // schemas and the error codes each can answer. The server registers its routes from this table,
 // @fastify/swagger turns it into the OpenAPI document, and the client is typed by it.
 // Browser-safe (TypeBox only).
@@ -1027,8 +1027,6 @@ export interface Operation {
   /** The SDK method, `group.method` on the client. */
   sdk: string;
   summary: string;
-  /** false: named here (the name is taken) but not built yet; no route, no OpenAPI entry. */
-  isBuilt: boolean;
   body?: TSchema;
   headers?: TSchema;
   response?: TSchema;
@@ -1055,7 +1053,6 @@ export const operations = {
     path: '/v1/quota',
     sdk: 'quota.get',
     summary: "The operational quota of the key's environment",
-    isBuilt: true,
     response: QuotaResponse,
     errors: [...API_KEY_ERRORS, ...ACCESS_ERRORS],
     example: {
@@ -1087,7 +1084,6 @@ export const operations = {
     path: '/v1/send',
     sdk: 'emails.send',
     summary: 'Queue one templated email',
-    isBuilt: true,
     body: SendRequest,
     headers: IdempotencyKeyHeader,
     response: SendResponse,
@@ -1126,7 +1122,6 @@ export const operations = {
     path: '/v1/recipients/status',
     sdk: 'recipients.status',
     summary: 'A recipient’s state and recent messages',
-    isBuilt: true,
     body: RecipientStatusRequest,
     response: RecipientStatusResponse,
     errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS],
@@ -1167,7 +1162,6 @@ export const operations = {
     path: '/v1/recipients/resubscribe',
     sdk: 'recipients.resubscribe',
     summary: 'Clear a recipient’s notification unsubscribe after an explicit opt-in',
-    isBuilt: true,
     body: ResubscribeRequest,
     response: OkResponse,
     errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS],
@@ -1179,7 +1173,6 @@ export const operations = {
     path: '/v1/messages/get',
     sdk: 'messages.get',
     summary: 'One message’s metadata and event timeline (extension)',
-    isBuilt: true,
     body: GetMessageRequest,
     response: GetMessageResponse,
     errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS, 'message_not_found'],
@@ -1218,7 +1211,6 @@ export const operations = {
     path: '/v1/events/intake',
     sdk: 'events.intake',
     summary: 'A delivery, bounce or complaint event from your relay, Standard Webhooks-signed (extension)',
-    isBuilt: true,
     auth: 'webhookSignature',
     body: RelayEventRequest,
     bodyRules: RELAY_EVENT_RULES,
@@ -1242,7 +1234,6 @@ export const operations = {
     path: '/v1/events/ses',
     sdk: 'events.ses',
     summary: 'Amazon SES bounce, complaint and delivery notifications through SNS (extension)',
-    isBuilt: true,
     auth: 'snsSignature',
     contentTypes: ['text/plain', 'application/json'],
     body: SnsMessageRequest,
@@ -1275,7 +1266,6 @@ export const operations = {
     path: '/v1/contacts/upsert',
     sdk: 'contacts.upsert',
     summary: 'Create or update a contact of the tenant, by email',
-    isBuilt: true,
     body: UpsertContactRequest,
     response: UpsertContactResponse,
     errors: CONTACT_ERRORS,
@@ -1294,7 +1284,6 @@ export const operations = {
     path: '/v1/contacts/upsert-many',
     sdk: 'contacts.upsertMany',
     summary: 'Create or update up to 1,000 contacts, all or none (extension)',
-    isBuilt: true,
     body: UpsertContactsRequest,
     response: UpsertContactsResponse,
     errors: CONTACT_ERRORS,
@@ -1318,7 +1307,6 @@ export const operations = {
     path: '/v1/contacts/get',
     sdk: 'contacts.get',
     summary: 'One contact, by id or email, with its status and delivery summary',
-    isBuilt: true,
     body: GetContactRequest,
     response: GetContactResponse,
     errors: [...CONTACT_ERRORS, 'contact_not_found'],
@@ -1332,7 +1320,6 @@ export const operations = {
     path: '/v1/contacts/list',
     sdk: 'contacts.list',
     summary: 'Contacts of the tenant, searched and filtered, a page at a time',
-    isBuilt: true,
     body: ListContactsRequest,
     response: ListContactsResponse,
     errors: CONTACT_ERRORS,
@@ -1357,7 +1344,6 @@ export const operations = {
     path: '/v1/contacts/groups/upsert',
     sdk: 'contacts.groups.upsert',
     summary: 'Create a group, or rename the group of this slug',
-    isBuilt: true,
     body: UpsertGroupRequest,
     response: UpsertGroupResponse,
     errors: GROUP_ERRORS,
@@ -1380,7 +1366,6 @@ export const operations = {
     path: '/v1/contacts/groups/list',
     sdk: 'contacts.groups.list',
     summary: 'Every group of the tenant, by slug, with its contact count',
-    isBuilt: true,
     body: ListGroupsRequest,
     response: ListGroupsResponse,
     errors: GROUP_ERRORS,
@@ -1405,7 +1390,6 @@ export const operations = {
     path: '/v1/contacts/groups/delete',
     sdk: 'contacts.groups.delete',
     summary: 'Delete a group and its memberships, never its contacts',
-    isBuilt: true,
     body: DeleteGroupRequest,
     response: OkResponse,
     errors: [...GROUP_ERRORS, 'group_not_found'],
@@ -1416,7 +1400,6 @@ export const operations = {
     path: '/v1/contacts/groups/add',
     sdk: 'contacts.groups.add',
     summary: 'Add contacts, by id or email, to a group (created when missing)',
-    isBuilt: true,
     body: GroupMembersRequest,
     response: GroupMembersResponse,
     errors: GROUP_ERRORS,
@@ -1430,7 +1413,6 @@ export const operations = {
     path: '/v1/contacts/groups/remove',
     sdk: 'contacts.groups.remove',
     summary: 'Remove contacts, by id or email, from a group (never deletes them)',
-    isBuilt: true,
     body: GroupMembersRequest,
     response: GroupMembersResponse,
     errors: [...GROUP_ERRORS, 'group_not_found'],
@@ -1444,7 +1426,6 @@ export const operations = {
     path: '/v1/contacts/send',
     sdk: 'contacts.send',
     summary: 'Queue a template send to contacts or a group',
-    isBuilt: true,
     body: BulkSendRequest,
     bodyRules: BULK_SEND_RULES,
     headers: IdempotencyKeyHeader,
@@ -1470,7 +1451,6 @@ export const operations = {
     path: '/v1/contacts/send/dry-run',
     sdk: 'contacts.sendDryRun',
     summary: 'Count who a contacts send would reach, without queueing',
-    isBuilt: true,
     body: BulkSendRequest,
     bodyRules: BULK_SEND_RULES,
     response: BulkSendPreviewResponse,
@@ -1493,7 +1473,6 @@ export const operations = {
     path: '/v1/contacts/send/get',
     sdk: 'contacts.getSend',
     summary: 'A bulk send’s progress by message status (extension)',
-    isBuilt: true,
     body: GetBulkSendRequest,
     response: GetBulkSendResponse,
     errors: [...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...ACCESS_ERRORS, 'job_not_found'],

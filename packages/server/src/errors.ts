@@ -49,7 +49,7 @@ export const OTHER_SOURCES: Partial<Record<ErrorCode, string>> = {
 /** The operations (by operationId) and other places that can answer a code. */
 export function sourcesOf(code: ErrorCode): string[] {
   const ops = (Object.entries(operations) as [string, Operation][])
-    .filter(([, op]) => op.isBuilt && (op.errors ?? []).includes(code))
+    .filter(([, op]) => (op.errors ?? []).includes(code))
     .map(([id, op]) => `\`${op.method} ${op.path}\` (${id})`);
   return [...ops, ...(OTHER_SOURCES[code] ? [OTHER_SOURCES[code]] : [])];
 }

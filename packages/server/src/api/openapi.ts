@@ -85,7 +85,6 @@ function completeDocument(doc: Json): Json {
       const id = operation.operationId as OperationId | undefined;
       if (!id || !(id in operations)) continue;
       const op: Operation = operations[id];
-      if (!op.isBuilt) continue;
       const responses = (operation.responses ?? {}) as Record<string, Json>;
       delete responses['4XX'];
       delete responses['5XX'];

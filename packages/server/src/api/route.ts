@@ -37,7 +37,6 @@ export function apiRoute(
   },
 ): void {
   const op: Operation = operations[id];
-  if (!op.isBuilt) throw new Error(`operation ${id} is not built`);
   const isApiKey = (op.auth ?? 'apiKey') === 'apiKey';
   if (isApiKey !== (opts.access !== undefined))
     throw new Error(`operation ${id}: access checks go with API keys`);
