@@ -1,18 +1,64 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './packages/server/test/slow-first-sequencer.js';
+
+// Three projects. `npm test` runs all three on the embedded database (PGlite); CI's PostgreSQL
+// pass runs only `database` (`vitest run --project database`), the files whose subject is what
+// the database does, so nothing that does not depend on the backend runs twice.
+//   unit      the tests next to the code (packages/*/src): no database, no process; threads.
+//   service   tests of what sits around the database: the CLI's arguments, the client, the
+//             wrapper, the OpenAPI document, the dev pages, HTTP's edges, the architecture map.
+//   database  everything else under packages/*/test: the service on a real database.
+
+/** Integration files whose subject is not the database: run once, on PGlite. */
+const SERVICE = [
+  'packages/client/test/**/*.test.ts',
+  'packages/wrapper/test/**/*.test.ts',
+  'packages/server/test/architecture-map.test.ts',
+  'packages/server/test/cli-usage.test.ts',
+  'packages/server/test/dev-pages.test.ts',
+  'packages/server/test/http-edge.test.ts',
+  'packages/server/test/openapi.test.ts',
+  'packages/server/test/openapi-client.test.ts',
+];
+
+// A guard against hangs, not a speed check: process-spawning tests take 20 s and more on a
+// loaded 2-core machine, and a fresh embedded database 30 s (a newcomer's `npm test` failed at 60 s).
+const timeouts = { testTimeout: 180_000, hookTimeout: 180_000 };
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-    globalSetup: ['packages/server/test/global-setup.ts'],
-    pool: 'forks',
     // Two files at a time on the 2-core CI machine, not vitest's default of one fewer than the
     // cores (one at a time there): much of a file's time is spent waiting on PostgreSQL, PGlite
     // or a child process. Measured: PGlite 371 s against 482 s, PostgreSQL 242 s against 352 s.
     maxWorkers: Math.max(2, availableParallelism()),
-    // A guard against hangs, not a speed check: process-spawning tests take 20 s and more on a
-    // loaded 2-core machine, and a fresh embedded database 30 s (a newcomer's `npm test` failed at 60 s).
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
+    sequence: { sequencer: SlowFirstSequencer },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'], pool: 'threads', ...timeouts },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'service',
+          include: SERVICE,
+          globalSetup: ['packages/server/test/global-setup.ts'],
+          pool: 'forks',
+          ...timeouts,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'database',
+          include: ['packages/*/test/**/*.test.ts'],
+          exclude: SERVICE,
+          globalSetup: ['packages/server/test/global-setup.ts'],
+          pool: 'forks',
+          ...timeouts,
+        },
+      },
+    ],
   },
 });

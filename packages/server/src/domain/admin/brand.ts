@@ -3,7 +3,7 @@
 // message never renders with a logo from an insecure origin or a button nobody can read.
 
 import { UNSAFE_DISPLAY_CHARACTERS } from '@mailsvc/contract/display-name';
-import { contrastRatio, isHttpsUrl, MIN_TEXT_CONTRAST } from '@mailsvc/templates';
+import { contrastRatio, isHttpsUrl, MIN_TEXT_CONTRAST } from '@mailsvc/templates/brand-rules';
 import { ApiError, type ErrorDetail } from '../../errors.js';
 
 const UNSAFE = new RegExp(`[${UNSAFE_DISPLAY_CHARACTERS}]`);
