@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
+import { BOUNCE_POLICY } from '../src/domain/recipients/bounce-policy.js';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
@@ -83,7 +84,7 @@ describe('admin recipients', () => {
   it('unsuppress restarts the bounce streak: the next bounce cools down 24 h, not doubled', async () => {
     const to = 'restart@example.com';
     for (let i = 0; i < 3; i++) {
-      await recordHardBounce(h.runtime.deps.db, await sentDespiteCooldown(to), h.clock.now());
+      await recordHardBounce(h.runtime.deps.db, await sentDespiteCooldown(to), h.clock.now(), BOUNCE_POLICY);
       h.clock.advance(3_600_000);
     }
     expect(
@@ -92,7 +93,7 @@ describe('admin recipients', () => {
     await admin('recipients.unsuppress', { environment: s.environmentId, email: to });
     const id = await sent(to);
     const now = h.clock.now();
-    await recordHardBounce(h.runtime.deps.db, id, now);
+    await recordHardBounce(h.runtime.deps.db, id, now, BOUNCE_POLICY);
     const after = await admin('recipients.show', { environment: s.environmentId, email: to });
     expect(after.recipient).toMatchObject({
       state: 'cooldown',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noteBulkOutcomes } from '../src/db/repositories/bulk.js';
 import { claimMessages, recordAttempt, recordAttempts } from '../src/db/repositories/queue.js';
 import { sweepOnce } from '../src/delivery/retention.js';
+import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import { newId } from '../src/ids.js';
 import { addToGroup, seedContacts, setRecipient } from './bulk-helpers.js';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
@@ -499,11 +500,12 @@ describe('POST /v1/contacts/send/get and the reputation guard', () => {
       bounce,
       now,
     });
-    for (const m of ours.slice(0, bounces)) await recordAttempt(db(), record(m, true));
+    for (const m of ours.slice(0, bounces)) await recordAttempt(db(), record(m, true), OUTCOME_POLICY);
     if (sent > 0)
       await recordAttempts(
         db(),
         ours.slice(bounces).map((m) => record(m, false)),
+        OUTCOME_POLICY,
       );
   }
 
@@ -597,19 +599,23 @@ describe('POST /v1/contacts/send/get and the reputation guard', () => {
     // one deferred with its next retry in 5 minutes, then the job pauses (as if by the guard)
     const retryAt = new Date(now.getTime() + 5 * 60_000);
     const defer = (m: (typeof claimed)[number], claimToken = m.claimToken) =>
-      recordAttempts(db(), [
-        {
-          messageId: m.id,
-          claimToken,
-          status: 'deferred',
-          isAttempt: true,
-          nextAttemptAt: retryAt,
-          error: { code: 'temporary_failure', message: '451' },
-          event: { id: newId('evt', now.getTime()), details: {} },
-          bounce: false,
-          now,
-        },
-      ]);
+      recordAttempts(
+        db(),
+        [
+          {
+            messageId: m.id,
+            claimToken,
+            status: 'deferred',
+            isAttempt: true,
+            nextAttemptAt: retryAt,
+            error: { code: 'temporary_failure', message: '451' },
+            event: { id: newId('evt', now.getTime()), details: {} },
+            bounce: false,
+            now,
+          },
+        ],
+        OUTCOME_POLICY,
+      );
     await defer(claimed[0]!);
     // the guard pauses it (one report of a hard bounce over the threshold)
     await noteBulkOutcomes(

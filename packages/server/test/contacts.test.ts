@@ -4,6 +4,7 @@
 // delivery per the key's environment, tenants kept apart, and the errors common to the four.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markUnsubscribed, recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
+import { BOUNCE_POLICY } from '../src/domain/recipients/bounce-policy.js';
 import { newId } from '../src/ids.js';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
@@ -369,7 +370,7 @@ describe('POST /v1/contacts/get', () => {
   it('reports cooldown and suppressed from hard bounces, by the clock', async () => {
     const email = 'bouncing@example.com';
     const c = await created({ email });
-    await recordHardBounce(db(), await sent(email), h.clock.now());
+    await recordHardBounce(db(), await sent(email), h.clock.now(), BOUNCE_POLICY);
     expect((await get(c.id)).json().contact.status).toBe('cooldown');
     await h.admin('recipients.suppress', { environment: s.environmentId, email, days: 2 });
     expect((await get(c.id)).json().contact.status).toBe('suppressed');

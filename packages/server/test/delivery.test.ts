@@ -7,6 +7,7 @@ import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { verifyUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
 import { messageIdFromVerp, signedMessageIdHeader } from '../src/domain/feedback/signed-references.js';
+import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import {
   backend,
   bearer,
@@ -330,17 +331,21 @@ describe('before each attempt', () => {
     expect(await message(id)).toMatchObject({ status: 'sent', attempts: 1 });
     const { recordAttempt } = await import('../src/db/repositories/queue.js');
     expect(
-      await recordAttempt(h.runtime.deps.db, {
-        messageId: id,
-        claimToken: 'crashed-worker',
-        status: 'failed',
-        isAttempt: true,
-        nextAttemptAt: null,
-        error: null,
-        bounce: false,
-        event: { id: 'evt_X', details: {} },
-        now: h.clock.now(),
-      }),
+      await recordAttempt(
+        h.runtime.deps.db,
+        {
+          messageId: id,
+          claimToken: 'crashed-worker',
+          status: 'failed',
+          isAttempt: true,
+          nextAttemptAt: null,
+          error: null,
+          bounce: false,
+          event: { id: 'evt_X', details: {} },
+          now: h.clock.now(),
+        },
+        OUTCOME_POLICY,
+      ),
     ).toBe(false);
     expect(await message(id)).toMatchObject({ status: 'sent' });
   });

@@ -4,8 +4,9 @@
 // generated table of every recipient state and template category, on the real database.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecipientState } from '../src/db/recipient-state.js';
 import type { TemplateCategory } from '../src/db/schema.js';
-import { type RecipientState, recipientRefusal, recipientStateName } from '../src/domain/recipients/state.js';
+import { recipientRefusal, recipientStateName } from '../src/domain/recipients/eligibility.js';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
 import { claimMessages, recordAttempt, recordAttempts } from '../src/db/repositories/queue.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
+import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import { newId } from '../src/ids.js';
 import { MAX_REFUSED_RECIPIENTS, type RunningInbound, startInbound } from '../src/inbound/server.js';
 import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
@@ -399,13 +400,17 @@ describe('duplicate and out-of-order reports', () => {
       const soft = { kind: 'failed', hard: false } as const;
       const hard = { kind: 'failed', hard: true } as const;
       for (const f of order === 'soft, then hard' ? [soft, hard] : [hard, soft]) {
-        await applyMessageFeedback(h.runtime.deps.db, {
-          messageId: id,
-          ...f,
-          details: { source: 'intake' },
-          evidence: null,
-          now: h.clock.now(),
-        });
+        await applyMessageFeedback(
+          h.runtime.deps.db,
+          {
+            messageId: id,
+            ...f,
+            details: { source: 'intake' },
+            evidence: null,
+            now: h.clock.now(),
+          },
+          OUTCOME_POLICY,
+        );
       }
       expect(await status(id)).toBe('bounced');
       expect((await recipientRow(h, s.environmentId, to))?.hard_bounce_count).toBe(1);
@@ -424,25 +429,33 @@ describe('duplicate and out-of-order reports', () => {
       lockedUntil: new Date(now.getTime() + 60_000),
       claimToken: 'double-token',
     });
-    await applyMessageFeedback(h.runtime.deps.db, {
-      messageId: id,
-      kind: 'failed',
-      hard: true,
-      details: { source: 'intake' },
-      evidence: null,
-      now,
-    });
-    await recordAttempt(h.runtime.deps.db, {
-      messageId: id,
-      claimToken: 'double-token',
-      status: 'bounced',
-      isAttempt: true,
-      nextAttemptAt: null,
-      error: { code: 'hard_bounce', message: '550 5.1.1' },
-      event: { id: newId('evt', now.getTime()), details: { smtpCode: 550 } },
-      bounce: true,
-      now,
-    });
+    await applyMessageFeedback(
+      h.runtime.deps.db,
+      {
+        messageId: id,
+        kind: 'failed',
+        hard: true,
+        details: { source: 'intake' },
+        evidence: null,
+        now,
+      },
+      OUTCOME_POLICY,
+    );
+    await recordAttempt(
+      h.runtime.deps.db,
+      {
+        messageId: id,
+        claimToken: 'double-token',
+        status: 'bounced',
+        isAttempt: true,
+        nextAttemptAt: null,
+        error: { code: 'hard_bounce', message: '550 5.1.1' },
+        event: { id: newId('evt', now.getTime()), details: { smtpCode: 550 } },
+        bounce: true,
+        now,
+      },
+      OUTCOME_POLICY,
+    );
     expect((await recipientRow(h, s.environmentId, to))?.hard_bounce_count).toBe(1);
     expect((await timeline(id)).filter((e) => e.type === 'bounced')).toHaveLength(1);
   });
@@ -460,27 +473,35 @@ describe('duplicate and out-of-order reports', () => {
       claimToken: 'race-token',
     });
     expect(claimed?.id).toBe(id);
-    await applyMessageFeedback(h.runtime.deps.db, {
-      messageId: id,
-      kind: 'delivered',
-      hard: false,
-      details: { source: 'intake' },
-      evidence: null,
-      now,
-    });
-    const [recorded] = await recordAttempts(h.runtime.deps.db, [
+    await applyMessageFeedback(
+      h.runtime.deps.db,
       {
         messageId: id,
-        claimToken: 'race-token',
-        status: 'sent',
-        isAttempt: true,
-        nextAttemptAt: null,
-        error: null,
-        event: { id: newId('evt', now.getTime()), details: { smtpCode: 250 } },
-        bounce: false,
+        kind: 'delivered',
+        hard: false,
+        details: { source: 'intake' },
+        evidence: null,
         now,
       },
-    ]);
+      OUTCOME_POLICY,
+    );
+    const [recorded] = await recordAttempts(
+      h.runtime.deps.db,
+      [
+        {
+          messageId: id,
+          claimToken: 'race-token',
+          status: 'sent',
+          isAttempt: true,
+          nextAttemptAt: null,
+          error: null,
+          event: { id: newId('evt', now.getTime()), details: { smtpCode: 250 } },
+          bounce: false,
+          now,
+        },
+      ],
+      OUTCOME_POLICY,
+    );
     expect(recorded).toBe(true);
     const row = await h.runtime.deps.db
       .selectFrom('messages')
@@ -498,14 +519,18 @@ describe('duplicate and out-of-order reports', () => {
       const { id } = await delivered(to);
       for (const i of `${order},${order}`.split(',').map(Number)) {
         const f = findings[i]!;
-        await applyMessageFeedback(h.runtime.deps.db, {
-          messageId: id,
-          kind: f.kind,
-          hard: f.hard,
-          details: { source: 'intake' },
-          evidence: null,
-          now: h.clock.now(),
-        });
+        await applyMessageFeedback(
+          h.runtime.deps.db,
+          {
+            messageId: id,
+            kind: f.kind,
+            hard: f.hard,
+            details: { source: 'intake' },
+            evidence: null,
+            now: h.clock.now(),
+          },
+          OUTCOME_POLICY,
+        );
       }
       expect(await status(id)).toBe('complained');
       const row = await recipientRow(h, s.environmentId, to);

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimMessages, recordAttempt } from '../src/db/repositories/queue.js';
 import { markUnsubscribed, recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
-import { BOUNCE_POLICY } from '../src/domain/recipients/state.js';
+import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
+import { BOUNCE_POLICY } from '../src/domain/recipients/bounce-policy.js';
 import { newId } from '../src/ids.js';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
@@ -105,7 +106,7 @@ describe('POST /v1/recipients/status', () => {
     const to = 'bouncy@example.com';
     const first = await sent(to);
     const t0 = h.clock.now();
-    await recordHardBounce(h.runtime.deps.db, first, t0);
+    await recordHardBounce(h.runtime.deps.db, first, t0, BOUNCE_POLICY);
     let r = (await status(to)).json().recipient;
     expect(r).toMatchObject({
       state: 'cooldown',
@@ -120,7 +121,7 @@ describe('POST /v1/recipients/status', () => {
     h.clock.advance(25 * HOUR);
     const second = await sent(to);
     const t1 = h.clock.now();
-    await recordHardBounce(h.runtime.deps.db, second, t1);
+    await recordHardBounce(h.runtime.deps.db, second, t1, BOUNCE_POLICY);
     r = (await status(to)).json().recipient;
     expect(r.delivery).toMatchObject({
       hardBounceCount: 2,
@@ -129,7 +130,7 @@ describe('POST /v1/recipients/status', () => {
 
     h.clock.advance(49 * HOUR);
     const third = await sent(to);
-    await recordHardBounce(h.runtime.deps.db, third, h.clock.now());
+    await recordHardBounce(h.runtime.deps.db, third, h.clock.now(), BOUNCE_POLICY);
     r = (await status(to)).json().recipient;
     expect(r).toMatchObject({ state: 'suppressed', delivery: { hardBounceCount: 3 } });
     h.clock.advance(5 * 24 * HOUR); // past the 96 h cooldown, inside the 30-day suppression
@@ -172,7 +173,7 @@ describe('POST /v1/recipients/status', () => {
     const to = 'slow-bouncer@example.com';
     for (let i = 0; i < 3; i++) {
       const id = await sent(to);
-      await recordHardBounce(h.runtime.deps.db, id, h.clock.now());
+      await recordHardBounce(h.runtime.deps.db, id, h.clock.now(), BOUNCE_POLICY);
       h.clock.advance(31 * 24 * HOUR);
     }
     h.clock.advance(-31 * 24 * HOUR);
@@ -190,7 +191,7 @@ describe('POST /v1/recipients/status', () => {
   it('never shortens a longer suppression or cooldown with a later bounce (an operator’s 365 days stay)', async () => {
     const to = 'held@example.com';
     for (let i = 0; i < 2; i++) {
-      await recordHardBounce(h.runtime.deps.db, await sent(to), h.clock.now());
+      await recordHardBounce(h.runtime.deps.db, await sent(to), h.clock.now(), BOUNCE_POLICY);
       h.clock.advance(3 * 24 * HOUR);
     }
     await h.admin('recipients.suppress', { environment: s.environmentId, email: to, days: 365 });
@@ -208,7 +209,7 @@ describe('POST /v1/recipients/status', () => {
       .select('id')
       .where('to_email', '=', to)
       .executeTakeFirstOrThrow();
-    await recordHardBounce(h.runtime.deps.db, earlier.id, h.clock.now());
+    await recordHardBounce(h.runtime.deps.db, earlier.id, h.clock.now(), BOUNCE_POLICY);
     const after = await h.runtime.deps.db
       .selectFrom('recipients')
       .select(['suppressed_until', 'hard_bounce_count'])
@@ -309,7 +310,7 @@ describe('POST /v1/recipients/resubscribe', () => {
       subscription: { status: 'subscribed' },
     });
     const bouncy = 'still-bouncing@example.com';
-    await recordHardBounce(h.runtime.deps.db, await sent(bouncy), h.clock.now());
+    await recordHardBounce(h.runtime.deps.db, await sent(bouncy), h.clock.now(), BOUNCE_POLICY);
     expect((await resubscribe(bouncy)).statusCode).toBe(200);
     expect((await status(bouncy)).json().recipient.state).toBe('cooldown');
   });
@@ -358,40 +359,48 @@ describe('POST /v1/messages/get', () => {
     };
     let m = await claim();
     h.clock.advance(1000);
-    await recordAttempt(db, {
-      messageId: id,
-      claimToken: m.claimToken!,
-      status: 'deferred',
-      isAttempt: true,
-      nextAttemptAt: h.clock.now(),
-      error: { code: 'temporary_failure', message: '451 4.3.0 try later' },
-      event: {
-        id: newId('evt'),
-        details: {
-          smtpCode: 451,
-          enhancedCode: '4.3.0',
-          response: '451 4.3.0 try later',
-          attempt: 1,
-          nextAttemptAt: h.clock.now().toISOString(),
-          secret: 'x',
+    await recordAttempt(
+      db,
+      {
+        messageId: id,
+        claimToken: m.claimToken!,
+        status: 'deferred',
+        isAttempt: true,
+        nextAttemptAt: h.clock.now(),
+        error: { code: 'temporary_failure', message: '451 4.3.0 try later' },
+        event: {
+          id: newId('evt'),
+          details: {
+            smtpCode: 451,
+            enhancedCode: '4.3.0',
+            response: '451 4.3.0 try later',
+            attempt: 1,
+            nextAttemptAt: h.clock.now().toISOString(),
+            secret: 'x',
+          },
         },
+        bounce: false,
+        now: h.clock.now(),
       },
-      bounce: false,
-      now: h.clock.now(),
-    });
+      OUTCOME_POLICY,
+    );
     h.clock.advance(1000);
     m = await claim();
-    await recordAttempt(db, {
-      messageId: id,
-      claimToken: m.claimToken!,
-      status: 'sent',
-      isAttempt: true,
-      nextAttemptAt: null,
-      error: null,
-      event: { id: newId('evt'), details: { smtpCode: 250, response: '250 2.0.0 Ok', attempt: 2 } },
-      bounce: false,
-      now: h.clock.now(),
-    });
+    await recordAttempt(
+      db,
+      {
+        messageId: id,
+        claimToken: m.claimToken!,
+        status: 'sent',
+        isAttempt: true,
+        nextAttemptAt: null,
+        error: null,
+        event: { id: newId('evt'), details: { smtpCode: 250, response: '250 2.0.0 Ok', attempt: 2 } },
+        bounce: false,
+        now: h.clock.now(),
+      },
+      OUTCOME_POLICY,
+    );
     const res = await get(id);
     expect(res.statusCode).toBe(200);
     const body = res.json();

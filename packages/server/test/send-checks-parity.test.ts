@@ -10,7 +10,7 @@ import { acceptMessages, readSendContexts } from '../src/db/repositories/send.js
 import type { TemplateCategory } from '../src/db/schema.js';
 import type { AuthContext } from '../src/domain/auth/authenticate.js';
 import type { Deps } from '../src/domain/deps.js';
-import { recipientRefusal } from '../src/domain/recipients/state.js';
+import { recipientRefusal } from '../src/domain/recipients/eligibility.js';
 import { checkSendingDomain, chooseSendingDomain, resolveSender } from '../src/domain/send/send-email.js';
 import { ApiError } from '../src/errors.js';
 import { newId } from '../src/ids.js';

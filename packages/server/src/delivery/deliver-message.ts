@@ -4,13 +4,11 @@
 import { getTemplate, renderVersion } from '@mailsvc/templates';
 import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js';
 import { fillContactPlaceholders } from '../domain/bulk/contact-placeholders.js';
-import { BULK_PRIORITY_OFFSET } from '../domain/bulk/send-to-contacts.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/unsubscribe-token.js';
 import type { Deps } from '../domain/deps.js';
 import { checkDisplayName, maskEmail } from '../domain/email.js';
 import { signedMessageIdHeader, verpAddress } from '../domain/feedback/signed-references.js';
-import { recipientRefusal } from '../domain/recipients/state.js';
-import { PRIORITY } from '../domain/send/send-email.js';
+import { recipientRefusal } from '../domain/recipients/eligibility.js';
 import { newId } from '../ids.js';
 import { type DkimKey, signMessageAsync } from './dkim.js';
 import { buildMime } from './mime.js';
@@ -209,7 +207,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
     messageId: m.id,
     envelope: { from: bounceAddress(deps, m.id, verifiedDomain), to: m.toEmail },
     raw,
-    priority: PRIORITY[m.category] + (m.contact ? BULK_PRIORITY_OFFSET : 0),
+    priority: m.priority,
     meta: {
       templateId: m.templateId,
       subject: rendered.subject,

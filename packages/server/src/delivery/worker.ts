@@ -13,6 +13,7 @@ import {
   recordAttempts,
 } from '../db/repositories/queue.js';
 import type { Deps } from '../domain/deps.js';
+import { OUTCOME_POLICY } from '../domain/outcome-policy.js';
 import { type DeliveryDeps, deliverMessage } from './deliver-message.js';
 import { type DkimKey, parseDkimKey } from './dkim.js';
 import { ThroughputLog } from './throughput-log.js';
@@ -56,7 +57,7 @@ export class DeliveryWorker {
     // updates the recipient, is recorded on its own. One batch at a time: while it commits, the
     // next gathers (10 outcomes a statement at 2,000 messages/s rather than 5 with two in flight,
     // and a third less database time a message; bench/RESULTS.md, delivery).
-    const records = new Batcher<AttemptRecord, boolean>((rs) => recordAttempts(deps.db, rs), {
+    const records = new Batcher<AttemptRecord, boolean>((rs) => recordAttempts(deps.db, rs, OUTCOME_POLICY), {
       maxConcurrent: 1,
       maxBatch: 100,
     });
@@ -68,7 +69,8 @@ export class DeliveryWorker {
       // The message went out (or failed) already: while the database is unreachable, keep the
       // outcome and retry recording it, rather than let the lease run out and send it again.
       // The claim stays in flight meanwhile, so the heartbeat keeps its lease once it can.
-      record: (r) => this.whileUnavailable(() => (r.bounce ? recordAttempt(deps.db, r) : records.call(r))),
+      record: (r) =>
+        this.whileUnavailable(() => (r.bounce ? recordAttempt(deps.db, r, OUTCOME_POLICY) : records.call(r))),
     };
   }
 

@@ -11,11 +11,13 @@
 --
 -- A plpgsql function so its plan is kept per connection: the worker claims hundreds of batches a
 -- second, and planning this statement cost about as much as running it (bench/RESULTS.md).
-CREATE OR REPLACE FUNCTION claim_messages(
+-- Its columns changed (priority): a new column list needs the old function dropped first.
+DROP FUNCTION IF EXISTS claim_messages(timestamptz, integer, timestamptz, text);
+CREATE FUNCTION claim_messages(
   p_now timestamptz, p_limit integer, p_locked_until timestamptz, p_claim_token text)
 RETURNS TABLE (
   id text, tenant_id text, project_id text, environment_id text, template_id text,
-  template_version text, category text, to_email text, from_email text, from_name text,
+  template_version text, category text, priority smallint, to_email text, from_email text, from_name text,
   reply_to text, sending_domain text, data jsonb, contact json, attempts integer,
   expires_at timestamptz, claim_token text, project_name text, support_email text,
   environment_name text, tenant_name text, brand_color text, logo_url text, postal_address text,
@@ -48,7 +50,7 @@ BEGIN
   WHERE m.id IN (SELECT c.id FROM (SELECT id FROM stale UNION ALL SELECT id FROM due) c LIMIT p_limit)
     AND p.id = m.project_id AND e.id = m.environment_id
   RETURNING m.id, m.tenant_id, m.project_id, m.environment_id, m.template_id, m.template_version,
-    m.category, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain,
+    m.category, m.priority, m.to_email, m.from_email, m.from_name, m.reply_to, m.sending_domain,
     -- A bulk message's data is its job's (kept once per job, not per message).
     CASE WHEN m.bulk_job_id IS NULL THEN m.data
          ELSE (SELECT j.template_data FROM bulk_jobs j WHERE j.id = m.bulk_job_id) END,

@@ -1,5 +1,5 @@
 -- The eligibility rule of a recipient (DESIGN.md §5), the SQL side of recipientRefusal() in
--- domain/recipients/state.ts: why a send of a template of this category may not go now, or NULL.
+-- domain/recipients/eligibility.ts: why a send of a template of this category may not go now, or NULL.
 -- Bulk sends (POST /v1/contacts/send, dry-run) apply it set-wise; test/eligibility-parity.test.ts
 -- runs both sides over every recipient state and category. Re-applied on every migrate.
 -- A SQL function, so the planner inlines it into the bulk send's INSERT … SELECT.
@@ -19,7 +19,7 @@ AS $$
   END
 $$;
 
--- The reported state by precedence (recipientStateName() in domain/recipients/state.ts), with
+-- The reported state by precedence (recipientStateName() in domain/recipients/eligibility.ts), with
 -- 'clear' as contacts report it: 'active'. Used by POST /v1/contacts/list's status filter.
 CREATE OR REPLACE FUNCTION contact_status(
   p_complained_at timestamptz, p_unsubscribed_at timestamptz, p_resubscribed_at timestamptz,

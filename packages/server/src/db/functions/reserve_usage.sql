@@ -1,6 +1,6 @@
 -- The quota rule (DESIGN.md §3 "Quota", §7): reserve monthly usage for p_count messages of one
--- environment, for POST /v1/send (accept_messages.sql) and POST /v1/contacts/send alike. Owned by
--- domain/quota (see domain/quota/README.md); re-applied on every migrate (db/migrate.ts).
+-- environment, for POST /v1/send (accept_messages.sql) and POST /v1/contacts/send alike. The rule in
+-- words, and what is reported: domain/quota/quota-rule.ts; re-applied on every migrate (db/migrate.ts).
 --
 -- Locks the tenant's counter row for the period (created when missing) and holds the lock until
 -- commit, so under any concurrency a tenant whose plan allows no overage never passes its limit.

@@ -4,8 +4,8 @@
 // overwrites a higher one, and each kind of finding counts against the recipient once per
 // message, whatever the order — every permutation ends in the same state.
 import { sql } from 'kysely';
-import { BULK_GUARD } from '../../domain/bulk/guard.js';
 import { newId } from '../../ids.js';
+import type { OutcomePolicy } from '../outcome-policy.js';
 import type { Db, MessageStatus } from '../schema.js';
 import { noteBulkOutcomes } from './bulk.js';
 import { complainRecipient, recordHardBounce } from './recipients.js';
@@ -50,7 +50,11 @@ function sameFinding(c: Pick<FeedbackChange, 'kind' | 'hard'>): string[] {
   return [c.kind];
 }
 
-export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<FeedbackOutcome> {
+export async function applyMessageFeedback(
+  db: Db,
+  c: FeedbackChange,
+  policy: OutcomePolicy,
+): Promise<FeedbackOutcome> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ tenant_id: string; status: MessageStatus; bulk_job_id: string | null }>`
       SELECT tenant_id, status, bulk_job_id FROM messages WHERE id = ${c.messageId} FOR UPDATE`.execute(trx);
@@ -118,12 +122,12 @@ export async function applyMessageFeedback(db: Db, c: FeedbackChange): Promise<F
       })
       .execute();
     if (c.kind === 'failed' && c.hard) {
-      await recordHardBounce(trx, c.messageId, c.now);
+      await recordHardBounce(trx, c.messageId, c.now, policy.bounce);
       if (message.bulk_job_id !== null) {
         await noteBulkOutcomes(
           trx,
           [{ jobId: message.bulk_job_id, attempts: 0, hardBounces: 1 }],
-          BULK_GUARD,
+          policy.bulkGuard,
           c.now,
         );
       }

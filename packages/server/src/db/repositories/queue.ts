@@ -2,12 +2,18 @@
 // each attempt's outcome in one statement. Every time comes from the caller's clock.
 import type { MessageErrorCode } from '@mailsvc/contract/message-errors';
 import { sql } from 'kysely';
-import type { PlaceholderContact } from '../../domain/bulk/contact-placeholders.js';
-import { BULK_GUARD } from '../../domain/bulk/guard.js';
-import { type RecipientState, toRecipientState } from '../../domain/recipients/state.js';
-import type { Db, MessageStatus, TemplateCategory } from '../schema.js';
+import type { OutcomePolicy } from '../outcome-policy.js';
+import { type RecipientState, toRecipientState } from '../recipient-state.js';
+import type { CustomFieldValue, Db, MessageStatus, TemplateCategory } from '../schema.js';
 import { noteBulkOutcomes } from './bulk.js';
 import { recordHardBounce } from './recipients.js';
+
+/** A bulk message's contact, for its {{contact.*}} placeholders (domain/bulk/contact-placeholders.ts). */
+export interface PlaceholderContact {
+  email: string;
+  name: string | null;
+  customFields: Record<string, CustomFieldValue>;
+}
 
 export interface ClaimedMessage {
   id: string;
@@ -17,6 +23,8 @@ export interface ClaimedMessage {
   templateId: string;
   templateVersion: string;
   category: TemplateCategory;
+  /** The priority stored at accept (domain/send/message-policy.ts): the SMTP pool's order. */
+  priority: number;
   toEmail: string;
   fromEmail: string;
   fromName: string | null;
@@ -47,6 +55,7 @@ interface ClaimRow {
   template_id: string;
   template_version: string;
   category: TemplateCategory;
+  priority: number;
   to_email: string;
   from_email: string;
   from_name: string | null;
@@ -87,6 +96,7 @@ export async function claimMessages(
     templateId: r.template_id,
     templateVersion: r.template_version,
     category: r.category,
+    priority: r.priority,
     toEmail: r.to_email,
     fromEmail: r.from_email,
     fromName: r.from_name,
@@ -130,8 +140,12 @@ const FINAL = new Set(['sent', 'bounced', 'failed', 'suppressed', 'expired']);
  * recorded. Bounces go through recordAttempt, one at a time: two bounces of one address in a
  * single upsert would touch its recipients row twice.
  */
-export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<boolean[]> {
-  return (await recordAttemptOutcomes(db, records)).map((o) => o.recorded);
+export async function recordAttempts(
+  db: Db,
+  records: AttemptRecord[],
+  policy: OutcomePolicy,
+): Promise<boolean[]> {
+  return (await recordAttemptOutcomes(db, records, policy)).map((o) => o.recorded);
 }
 
 /**
@@ -143,6 +157,7 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
 async function recordAttemptOutcomes(
   db: Db,
   records: AttemptRecord[],
+  policy: OutcomePolicy,
 ): Promise<{ recorded: boolean; applied: boolean }[]> {
   if (records.some((r) => r.bounce)) throw new Error('recordAttempts does not take bounces');
   const items = records.map((r) => ({
@@ -163,7 +178,7 @@ async function recordAttemptOutcomes(
     db,
   );
   const byId = new Map(rows.map((r) => [r.message_id, r.applied]));
-  await countBulkOutcomes(db, records, rows, now(records));
+  await countBulkOutcomes(db, records, rows, policy, now(records));
   return records.map((r) => ({ recorded: byId.has(r.messageId), applied: byId.get(r.messageId) === true }));
 }
 
@@ -174,6 +189,7 @@ async function countBulkOutcomes(
   db: Db,
   records: AttemptRecord[],
   rows: { message_id: string; applied: boolean; bulk_job_id: string | null }[],
+  policy: OutcomePolicy,
   at: Date,
 ): Promise<void> {
   const bulk = rows.filter((r) => r.bulk_job_id !== null);
@@ -189,7 +205,7 @@ async function countBulkOutcomes(
         hardBounces: r.applied && record.status === 'bounced' ? 1 : 0,
       };
     }),
-    BULK_GUARD,
+    policy.bulkGuard,
     at,
   );
 }
@@ -199,11 +215,11 @@ async function countBulkOutcomes(
  * only when the bounce became the message's status (a report may have counted it already).
  * Returns false when the lease was lost to another worker (then nothing is written).
  */
-export async function recordAttempt(db: Db, r: AttemptRecord): Promise<boolean> {
-  if (!r.bounce) return (await recordAttempts(db, [r]))[0]!;
+export async function recordAttempt(db: Db, r: AttemptRecord, policy: OutcomePolicy): Promise<boolean> {
+  if (!r.bounce) return (await recordAttempts(db, [r], policy))[0]!;
   return db.transaction().execute(async (trx) => {
-    const [outcome] = await recordAttemptOutcomes(trx, [{ ...r, bounce: false }]);
-    if (outcome!.applied) await recordHardBounce(trx, r.messageId, r.now);
+    const [outcome] = await recordAttemptOutcomes(trx, [{ ...r, bounce: false }], policy);
+    if (outcome!.applied) await recordHardBounce(trx, r.messageId, r.now, policy.bounce);
     return outcome!.recorded;
   });
 }

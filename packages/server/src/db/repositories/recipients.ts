@@ -1,7 +1,7 @@
 // Recipient consent state (per environment and normalised address).
 import { sql } from 'kysely';
-import { BOUNCE_POLICY, type BouncePolicy } from '../../domain/recipients/state.js';
 import { newId } from '../../ids.js';
+import type { BouncePolicy } from '../outcome-policy.js';
 import type { Db } from '../schema.js';
 
 /** The environment and its project's name, or undefined when it (or its project or tenant) is deleted. */
@@ -80,7 +80,7 @@ export async function recordHardBounce(
   db: Db,
   messageId: string,
   now: Date,
-  policy: BouncePolicy = BOUNCE_POLICY,
+  policy: BouncePolicy,
 ): Promise<void> {
   const since = new Date(now.getTime() - policy.streakWindowDays * 86_400_000);
   const cooldown = sql`make_interval(hours => ${policy.cooldownHours})`;

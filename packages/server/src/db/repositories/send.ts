@@ -1,7 +1,7 @@
 // The accept of POST /v1/send (one statement for a batch of sends, with the checks that need the
 // database) and the read of a send's context (for the answers to refused sends).
 import { sql } from 'kysely';
-import { type RecipientState, toRecipientState } from '../../domain/recipients/state.js';
+import { type RecipientState, toRecipientState } from '../recipient-state.js';
 import type { Db, TemplateCategory } from '../schema.js';
 
 /** The live record of an Idempotency-Key: it holds a message (a send) or a bulk job. */

@@ -2,12 +2,13 @@
 // complaint — facts about a mailbox that only an operator may override, each audited in the
 // same transaction as the change (the admin command's) — and the audit trail itself.
 import { type Static, Type } from '@sinclair/typebox';
+import { toRecipientState } from '../../db/recipient-state.js';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { findRecipient } from '../../db/repositories/recipients.js';
 import { ApiError } from '../../errors.js';
 import { maskEmail, parseEmail } from '../email.js';
+import { recipientStateName } from '../recipients/eligibility.js';
 import { recipientStatusOf, STATUS_MESSAGES_DEFAULT } from '../recipients/get-recipient-status.js';
-import { recipientStateName, toRecipientState } from '../recipients/state.js';
 import { parseTimestamp } from '../timestamp.js';
 import { IdOf, Strict, Timestamp } from './schemas.js';
 import { type AdminDeps, requireEnvironment, requireTenant } from './tenancy.js';

@@ -7,13 +7,10 @@
 // ({{projectName}}…); a filled field is cut to its field's maxLength.
 import { UNSAFE_DISPLAY_CHARACTERS } from '@mailsvc/contract/display-name';
 import { BUTTON_LABEL_MAX, type Field, type TemplateVersion } from '@mailsvc/templates';
+import type { PlaceholderContact } from '../../db/repositories/queue.js';
 import type { CustomFieldValue } from '../../db/schema.js';
 
-export interface PlaceholderContact {
-  email: string;
-  name: string | null;
-  customFields: Record<string, CustomFieldValue>;
-}
+export type { PlaceholderContact } from '../../db/repositories/queue.js';
 
 const PLACEHOLDER = /\{\{\s*contact\.(name|email|customFields\.([A-Za-z_][A-Za-z0-9_-]{0,63}))\s*\}\}/g;
 // C0 and C1 controls, DEL, line and paragraph separators.

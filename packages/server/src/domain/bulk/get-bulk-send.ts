@@ -5,7 +5,7 @@ import { type BulkJobRecord, findBulkJob } from '../../db/repositories/bulk.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
-import { toSkipCounts } from './send-to-contacts.js';
+import { toSkipCounts } from './skip-reasons.js';
 
 /** Statuses in which a message of a job still waits for its delivery. */
 const WAITING = ['queued', 'sending', 'deferred'] as const;

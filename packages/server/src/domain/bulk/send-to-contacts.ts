@@ -3,7 +3,7 @@
 // whole job (§3 steps 2–8 and 10) and the recipient rule per contact (step 9) in SQL
 // (db/repositories/bulk.ts). The dry run runs the same checks and the same classification,
 // counted, and writes nothing.
-import { type BulkSendRequest, SKIP_REASONS, type SkipReason } from '@mailsvc/contract/api';
+import type { BulkSendRequest, SkipReason } from '@mailsvc/contract/api';
 import { getTemplate } from '@mailsvc/templates';
 import {
   type BulkTargets,
@@ -21,22 +21,18 @@ import type { Deps } from '../deps.js';
 import { parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
 import { requestDigest } from '../send/canonical-json.js';
+import { EXPIRY_MS, IDEMPOTENCY_WINDOW_MS, messagePriority } from '../send/message-policy.js';
 import {
   checkIdempotencyKey,
   checkSendingDomain,
   checkSendingStatus,
   checkTemplateData,
   chooseSendingDomain,
-  EXPIRY_MS,
   findVersion,
-  IDEMPOTENCY_WINDOW_MS,
-  PRIORITY,
   resolveSender,
 } from '../send/send-email.js';
 import { contactPlaceholderProblems } from './contact-placeholders.js';
-
-/** Bulk messages run after single sends of the same category (DESIGN.md §4). */
-export const BULK_PRIORITY_OFFSET = 1;
+import { toSkipCounts } from './skip-reasons.js';
 
 const CONTACT_ID = /^ct_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -158,16 +154,6 @@ function toNamedContacts(refs: BulkSend['refs']): NamedContact[] {
   });
   if (problems.length > 0) throw invalid('A named contact is neither a contact id nor an email.', problems);
   return named;
-}
-
-/** Every reason, zero included, so a client can read any count without a default. */
-export function toSkipCounts(counts: Record<string, number>): Record<SkipReason, number> {
-  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
-  for (const [reason, n] of Object.entries(counts)) {
-    const key = reason.replace(/^recipient_/, '') as SkipReason;
-    if (key in skipped) skipped[key] += n;
-  }
-  return skipped;
 }
 
 interface CheckedJob {
@@ -300,7 +286,7 @@ export async function sendToContacts(
     templateId: job.version.templateId,
     templateVersion: job.version.version,
     templateData: job.data,
-    priority: PRIORITY[job.version.category] + BULK_PRIORITY_OFFSET,
+    priority: messagePriority(job.version.category, true),
     fromEmail: job.sender.fromEmail,
     fromName: job.sender.fromName,
     replyTo: job.sender.replyTo,

@@ -9,7 +9,7 @@ import {
 } from '../../db/repositories/recipients.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
-import { isUnsubscribed } from '../recipients/state.js';
+import { isUnsubscribed } from '../recipients/eligibility.js';
 import { type UnsubscribeTarget, verifyUnsubscribeToken } from './unsubscribe-token.js';
 
 export type UnsubscribeSource = 'one_click' | 'page';

@@ -9,6 +9,7 @@ import {
 import { ULID_PATTERN } from '../../ids.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
+import { OUTCOME_POLICY } from '../outcome-policy.js';
 import type { FeedbackItem, FeedbackReport } from './types.js';
 
 const MESSAGE_ID = new RegExp(`^msg_${ULID_PATTERN}$`, 'i');
@@ -89,19 +90,23 @@ export async function applyFeedbackReport(
   const outcomes: ReportOutcome[] = [];
   for (const item of findings) {
     if (item.kind === 'delayed') continue;
-    const result = await applyMessageFeedback(deps.db, {
-      messageId: message.id,
-      kind: item.kind,
-      hard: item.hard,
-      details: {
-        source: scope.source,
-        ...(item.status && { enhancedCode: item.status }),
-        ...(item.diagnostic && { response: item.diagnostic }),
-        ...(item.kind === 'failed' && { hard: item.hard }),
+    const result = await applyMessageFeedback(
+      deps.db,
+      {
+        messageId: message.id,
+        kind: item.kind,
+        hard: item.hard,
+        details: {
+          source: scope.source,
+          ...(item.status && { enhancedCode: item.status }),
+          ...(item.diagnostic && { response: item.diagnostic }),
+          ...(item.kind === 'failed' && { hard: item.hard }),
+        },
+        evidence: rawGzip ? { source: scope.source, reportType: report.type, rawGzip } : null,
+        now: deps.clock.now(),
       },
-      evidence: rawGzip ? { source: scope.source, reportType: report.type, rawGzip } : null,
-      now: deps.clock.now(),
-    });
+      OUTCOME_POLICY,
+    );
     deps.log.info(
       {
         messageId: message.id,

@@ -2,8 +2,7 @@ import { readUsage } from '../../db/repositories/usage.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { usagePeriod } from './period.js';
-
-export type MonthlyStatus = 'available' | 'overage' | 'exhausted';
+import { type MonthlyStatus, monthlyStatus } from './quota-rule.js';
 
 export interface Quota {
   tenantId: string;
@@ -22,11 +21,6 @@ export interface Quota {
     status: MonthlyStatus;
   };
   environment: { usedThisMonth: number };
-}
-
-export function monthlyStatus(used: number, limit: number, overageAllowed: boolean): MonthlyStatus {
-  if (used < limit) return 'available';
-  return overageAllowed ? 'overage' : 'exhausted';
 }
 
 export async function getQuota(deps: Pick<Deps, 'db' | 'clock'>, auth: AuthContext): Promise<Quota> {

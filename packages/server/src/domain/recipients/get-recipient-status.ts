@@ -1,6 +1,7 @@
 // POST /v1/recipients/status (seed §4, DESIGN.md §5): a recipient's state in the key's
 // environment and its recent messages, metadata only.
 import type { RecipientStatusRequest, RecipientStatusResponse } from '@mailsvc/contract/api';
+import { toRecipientState } from '../../db/recipient-state.js';
 import { listRecentMessages } from '../../db/repositories/messages.js';
 import { findRecipient } from '../../db/repositories/recipients.js';
 import type { Db } from '../../db/schema.js';
@@ -9,7 +10,7 @@ import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { toMessageSummary } from '../messages/message-summary.js';
-import { canSendNotifications, isUnsubscribed, recipientStateName, toRecipientState } from './state.js';
+import { canSendNotifications, isUnsubscribed, recipientStateName } from './eligibility.js';
 
 export const STATUS_MESSAGES_DEFAULT = 10;
 export const STATUS_MESSAGES_MAX = 50;

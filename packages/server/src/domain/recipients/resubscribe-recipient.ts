@@ -2,13 +2,14 @@
 // notification unsubscribe in the key's environment and sets resubscribedAt; never a complaint,
 // a cooldown or a suppression. One audit event per call, in the same transaction.
 import type { ResubscribeRequest } from '@mailsvc/contract/api';
+import { toRecipientState } from '../../db/recipient-state.js';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { findRecipient, markResubscribed } from '../../db/repositories/recipients.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
-import { recipientStateName, toRecipientState } from './state.js';
+import { recipientStateName } from './eligibility.js';
 
 export const RESUBSCRIBE_INVALID =
   'Invalid resubscribe request: expected a valid email and scope app_notifications.';

@@ -9,15 +9,15 @@ import {
   validateTemplateData,
 } from '@mailsvc/templates';
 import type { IdempotencyRecord, SendingDomainRow } from '../../db/repositories/send.js';
-import type { TemplateCategory } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { checkDisplayName, maskEmail, parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
-import { type Refusal, recipientRefusal } from '../recipients/state.js';
+import { type Refusal, recipientRefusal } from '../recipients/eligibility.js';
 import { requestDigest } from './canonical-json.js';
+import { EXPIRY_MS, IDEMPOTENCY_WINDOW_MS, messagePriority } from './message-policy.js';
 
 const REFUSAL_MESSAGES: Record<Refusal, string> = {
   recipient_complained: 'The recipient marked earlier mail as spam; nothing more is sent to them.',
@@ -40,17 +40,6 @@ export interface SendResult {
   messageId: string;
   idempotent: boolean;
 }
-
-const HOUR = 3_600_000;
-/** How long delivery is attempted before a message expires (DESIGN.md §4). */
-export const EXPIRY_MS: Record<TemplateCategory, number> = {
-  security: HOUR,
-  transactional: 72 * HOUR,
-  notification: 24 * HOUR,
-};
-/** Lower runs first: security before transactional before notification. */
-export const PRIORITY: Record<TemplateCategory, number> = { security: 0, transactional: 2, notification: 4 };
-export const IDEMPOTENCY_WINDOW_MS = 24 * HOUR;
 
 export function checkIdempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -283,7 +272,7 @@ export async function sendEmail(
         templateId: version.templateId,
         templateVersion: version.version,
         category: version.category,
-        priority: PRIORITY[version.category],
+        priority: messagePriority(version.category, false),
         toEmail: to.address,
         fromEmail: chosen?.fromEmail ?? sender.fromEmail,
         fromName: sender.fromName,
