@@ -16,12 +16,10 @@ const PATH =
 
 function filesUnder(dir: string, keep: (file: string) => boolean, out: string[] = []): string[] {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (
-      ['node_modules', 'dist', 'functions', '.git', 'generated', 'fixtures', 'fixtures-ses'].includes(
-        entry.name,
-      )
-    )
+    if (['node_modules', 'dist', '.git', 'generated', 'fixtures', 'fixtures-ses'].includes(entry.name))
       continue;
+    // The wrapper's Firebase build output, not the database's rule functions (db/functions/*.sql).
+    if (entry.name === 'functions' && dir.endsWith(`${path.sep}wrapper`)) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) filesUnder(full, keep, out);
     else if (keep(full)) out.push(full);

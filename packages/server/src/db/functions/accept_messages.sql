@@ -2,7 +2,7 @@
 -- batch of sends in one statement, so in one transaction with one commit flush and one update of
 -- each usage counter row per environment, instead of one transaction per send; and, for items that
 -- ask for it, it also runs the checks that need the database, so a send costs one round trip.
--- (First created in migrations/0004_accept_batch.sql; this file replaces it on every migrate.)
+-- (First created in db/migrations/0004_accept_batch.sql; this file replaces it on every migrate.)
 --
 -- p_items: a JSON array of sends (keys as in the jsonb_to_record column list below;
 -- request_sha256 in hex; idempotency_key NULL without an Idempotency-Key). Returns one row per

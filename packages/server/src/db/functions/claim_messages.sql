@@ -1,4 +1,4 @@
--- The delivery worker's claim step (repositories/queue.ts claimMessages): messages whose lease
+-- The delivery worker's claim step (db/repositories/queue.ts claimMessages): messages whose lease
 -- ran out (their worker died) first, oldest lease first, then due queued/deferred messages in
 -- priority order; marked `sending` under a new lease and claim token, returned with what the
 -- attempt needs (project, environment, brand, the recipient's state, a bulk message's contact).

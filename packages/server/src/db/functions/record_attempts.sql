@@ -1,4 +1,4 @@
--- The delivery worker's record step (repositories/queue.ts recordAttempts): many attempt outcomes
+-- The delivery worker's record step (db/repositories/queue.ts recordAttempts): many attempt outcomes
 -- in one statement. Each message gets its new status (template data dropped at a final status)
 -- and its event, only where the claim token still matches: a worker whose lease was lost cannot
 -- overwrite its successor. A report (a relay's delivery event, a fast DSN) may have moved the
