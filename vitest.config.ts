@@ -9,6 +9,11 @@ import SlowFirstSequencer from './packages/server/test/slow-first-sequencer.js';
 //   service   tests of what sits around the database: the CLI's arguments, the client, the
 //             wrapper, the OpenAPI document, the dev pages, HTTP's edges, the architecture map.
 //   database  everything else under packages/*/test: the service on a real database.
+// The integration projects run without isolation (isolate: false): a worker process keeps the
+// modules it loaded for its next file instead of importing the server graph again for each one.
+// Every file still gets its own app, database and clock from the harness; what a file must not
+// do is leave global state behind (a changed process.env, an unrestored spy, a running timer).
+// Measured: npm test 235 s against 347 s, the PostgreSQL pass 84 s against 134 s.
 
 /** Integration files whose subject is not the database: run once, on PGlite. */
 const SERVICE = [
@@ -42,6 +47,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'service',
+          isolate: false,
           include: SERVICE,
           globalSetup: ['packages/server/test/global-setup.ts'],
           pool: 'forks',
@@ -52,6 +58,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'database',
+          isolate: false,
           include: ['packages/*/test/**/*.test.ts'],
           exclude: SERVICE,
           globalSetup: ['packages/server/test/global-setup.ts'],
