@@ -6,10 +6,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/server/faults/**/*.test.ts'],
-    // The harness-based files here (bulk-backlog) run on the CI server's PostgreSQL too.
-    env: {
-      TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    },
     pool: 'forks',
     fileParallelism: false,
     // Guards against hangs, not speed checks; each test sets its own.

@@ -1,6 +1,6 @@
 // Bulk messages through the real worker and an in-process SMTP server: per-contact placeholders
 // filled at render time and escaped. (A login code ahead of 100,000 waiting bulk messages is in the
-// fault suite: faults/bulk-backlog.test.ts.)
+// PostgreSQL-only test/bulk-backlog.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
