@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { backend } from './harness.js';
 
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/mailsvc.js');
@@ -42,4 +43,15 @@ export function run(args: string[], env: Record<string, string>): Promise<Result
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A data directory path that does not exist (an operator's mistake must not create it). */
+export const absentDir = () =>
+  path.join(os.tmpdir(), `mailsvc-absent-${process.pid}-${Math.random().toString(36).slice(2)}`);
+
+/** Refused with exit code 1 and one line on stderr that says `text`. */
+export function expectOneLine(r: Result, text: string): void {
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+  expect(r.stderr).toContain(text);
 }

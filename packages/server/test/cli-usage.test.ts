@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, type Result, run } from './cli-runner.js';
+import { absentDir, BIN, baseEnv, expectOneLine, type Result, run } from './cli-runner.js';
 
 let dataDir: string;
 beforeAll(() => {
@@ -95,19 +95,11 @@ describe('mailsvc arguments', () => {
 });
 
 describe('operator mistakes get one clear line, a non-zero exit, and nothing created', () => {
-  const absent = () =>
-    path.join(os.tmpdir(), `mailsvc-absent-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  const expectOneLine = (r: Result, text: string) => {
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain(text);
-  };
-
   it('refuses a port in use before creating or migrating anything', async () => {
     const busy = net.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as net.AddressInfo).port;
-    const dir = absent();
+    const dir = absentDir();
     try {
       const r = await run(['start'], { ...baseEnv(dir), PORT: String(port) });
       expectOneLine(r, `port ${port} on 127.0.0.1 is in use`);
@@ -118,7 +110,7 @@ describe('operator mistakes get one clear line, a non-zero exit, and nothing cre
   });
 
   it('refuses a database that cannot be reached, naming where, without pg internals', async () => {
-    const dir = absent();
+    const dir = absentDir();
     const r = await run(['migrate'], {
       ...baseEnv(dir),
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/mailsvc',
@@ -135,7 +127,7 @@ describe('operator mistakes get one clear line, a non-zero exit, and nothing cre
   });
 
   it('refuses mailsvc worker on the embedded database, without taking its lock', async () => {
-    const dir = absent();
+    const dir = absentDir();
     const env = baseEnv(dir);
     delete env.DATABASE_URL;
     const r = await run(['worker'], env);
@@ -145,7 +137,7 @@ describe('operator mistakes get one clear line, a non-zero exit, and nothing cre
 
   it('refuses to deliver over SMTP without a public https MAILSVC_PUBLIC_URL (unsubscribe links in real mail)', async () => {
     for (const command of ['start', 'worker']) {
-      const dir = absent();
+      const dir = absentDir();
       const r = await run([command], {
         ...baseEnv(dir),
         DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',

@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run } from './cli-runner.js';
+import { absentDir, BIN, baseEnv, expectOneLine, run } from './cli-runner.js';
 import { backend } from './harness.js';
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
@@ -122,16 +122,11 @@ describe('mailsvc admin', () => {
 });
 
 describe.runIf(backend === 'postgres')('mailsvc on PostgreSQL', () => {
-  const absent = () =>
-    path.join(os.tmpdir(), `mailsvc-absent-${process.pid}-${Math.random().toString(36).slice(2)}`);
-
   it('refuses a database that does not exist', async () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = '/mailsvc_no_such_database';
-    const r = await run(['api'], { ...baseEnv(absent()), PORT: '0', DATABASE_URL: url.toString() });
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain('database "mailsvc_no_such_database" does not exist');
+    const r = await run(['api'], { ...baseEnv(absentDir()), PORT: '0', DATABASE_URL: url.toString() });
+    expectOneLine(r, 'database "mailsvc_no_such_database" does not exist');
   });
 });
 

@@ -1,12 +1,7 @@
-// The CSV import (`mailsvc contacts import`): rows checked by the API's rules, invalid rows
-// reported with their line and skipped, --group, a second import updating instead of duplicating,
-// refusals of the whole file, and the real command against a real database.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runContacts } from '../src/cli/contacts.js';
 import {
@@ -15,9 +10,8 @@ import {
   importContacts,
   readHeader,
 } from '../src/domain/contacts/import-contacts.js';
+import { run } from './cli-runner.js';
 import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
-
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/mailsvc.js');
 
 let h: Harness;
 let s: Scope;
@@ -336,19 +330,3 @@ describe('mailsvc contacts import', () => {
     // for the first alone was seen on a loaded 2-core machine. A bound it cannot miss, not a speed check.
   }, 300_000);
 });
-
-function run(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}

@@ -1,5 +1,5 @@
-// Builds one migrated PGlite database and dumps it; every test file loads the dump (≈0.6 s)
-// instead of running initdb and the migrations again (≈3 s).
+// Builds one migrated PGlite database and dumps it, once per run for every project that uses it;
+// every test file loads the dump (≈0.6 s) instead of running initdb and the migrations again (≈3 s).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,11 +16,14 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
-  if (process.env.TEST_DATABASE_URL) {
-    project.provide('pgliteDump', '');
-    return;
-  }
+/** One dump for the run, shared by the projects whose files use the harness (service, database). */
+interface SharedDump {
+  file: Promise<string>;
+  users: number;
+}
+const shared = globalThis as { mailsvcPgliteDump?: SharedDump };
+
+async function makeDump(): Promise<string> {
   const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const pool = new pg.Pool(createPgConfig(pglite));
   await migrate(pool);
@@ -30,6 +33,23 @@ export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-test-'));
   const file = path.join(dir, 'pglite.tar');
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  return file;
+}
+
+export default async function setup(project: TestProject) {
+  if (process.env.TEST_DATABASE_URL) {
+    project.provide('pgliteDump', '');
+    return;
+  }
+  shared.mailsvcPgliteDump ??= { file: makeDump(), users: 0 };
+  const dump = shared.mailsvcPgliteDump;
+  dump.users += 1;
+  const file = await dump.file;
   project.provide('pgliteDump', file);
-  return () => fs.rmSync(dir, { recursive: true, force: true });
+  return () => {
+    dump.users -= 1;
+    if (dump.users > 0) return;
+    shared.mailsvcPgliteDump = undefined;
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  };
 }

@@ -9,7 +9,6 @@ import { BaseSequencer } from 'vitest/node';
 const SLOW = [
   'packages/server/test/cli.test.ts', // 150
   'packages/server/test/hostile.test.ts', // 40
-  'packages/server/test/bulk-backlog.test.ts', // 10–30, PostgreSQL pass only
   'packages/client/test/pack.test.ts', // 39
   'packages/server/test/contacts-import.test.ts', // 33
   'packages/server/test/data-dir.test.ts', // 33
