@@ -1,0 +1,8 @@
+// The ids of the API's resources, as schemas and as patterns.
+import { Type } from '@sinclair/typebox';
+
+export const ContactId = Type.String({ pattern: '^ct_[0-9A-HJKMNP-TV-Z]{26}$', description: 'ct_… id' });
+export const BulkJobId = Type.String({ pattern: '^job_[0-9A-HJKMNP-TV-Z]{26}$', description: 'job_… id' });
+
+export const ENVIRONMENT_ID = '^env_[0-9A-HJKMNP-TV-Z]{26}$';
+export const PROJECT_ID = '^prj_[0-9A-HJKMNP-TV-Z]{26}$';

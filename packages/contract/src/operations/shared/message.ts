@@ -1,0 +1,55 @@
+// A message as the recipient status and the message timeline show it (DESIGN.md §4, §5).
+import { type Static, Type } from '@sinclair/typebox';
+import { MESSAGE_ERROR_CODES } from '../../message-errors.js';
+import { Timestamp } from './timestamp.js';
+
+/** A message's state (DESIGN.md §4). */
+export const MessageStatus = Type.Union(
+  [
+    Type.Literal('queued'),
+    Type.Literal('sending'),
+    Type.Literal('deferred'),
+    Type.Literal('sent'),
+    Type.Literal('delivered'),
+    Type.Literal('bounced'),
+    Type.Literal('failed'),
+    Type.Literal('suppressed'),
+    Type.Literal('expired'),
+    Type.Literal('complained'),
+    Type.Literal('canceled'),
+  ],
+  {
+    description:
+      'queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send',
+  },
+);
+
+/** What went wrong last, when something did: a code and the remote server's words. */
+const MessageError = Type.Object(
+  {
+    code: Type.Union(
+      MESSAGE_ERROR_CODES.map((c) => Type.Literal(c)),
+      { description: 'one of the message error codes (docs/errors.md)' },
+    ),
+    message: Type.String({ description: 'the SMTP reply or the reason' }),
+  },
+  { additionalProperties: false },
+);
+
+/** One message, metadata only: never subject, data or body. */
+export const MessageSummary = Type.Object(
+  {
+    messageId: Type.String({ pattern: '^msg_' }),
+    templateId: Type.String(),
+    templateVersion: Type.String(),
+    status: MessageStatus,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    sentAt: Type.Optional(Timestamp),
+    deliveredAt: Type.Optional(Timestamp),
+    bulkJobId: Type.Optional(Type.String()),
+    error: Type.Optional(MessageError),
+  },
+  { additionalProperties: false },
+);
+export type MessageSummary = Static<typeof MessageSummary>;
