@@ -9,7 +9,7 @@ import { type DatabaseHandle, openDatabase } from './db/connection.js';
 import { describeConnectFailure, isStatementError } from './db/errors.js';
 import { migrate } from './db/migrate.js';
 import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
-import { acceptMessages, readSendContexts } from './db/repositories/send.js';
+import { acceptMessages } from './db/repositories/send.js';
 import { inProcessSignal, postgresSignal } from './delivery/queue-signal.js';
 import { KeyLookupCache } from './domain/auth/authenticate.js';
 import { AuthFailureLimiter } from './domain/auth/rate-limit.js';
@@ -99,9 +99,8 @@ export async function openRuntime(
 }
 
 /**
- * POST /v1/send's batchers: the accept (with the checks that need the database, one round trip
- * per send that passes) and the read of a refused send's context (for its exact error). One batch
- * of each at a time per process: fewer batches in flight means bigger batches, so fewer
+ * POST /v1/send's batcher: the accept (with the checks that need the database and their refusal
+ * codes, one round trip per send, accepted or refused). One batch at a time per process: fewer batches in flight means bigger batches, so fewer
  * statements, counter-row updates and commit flushes per send. Since the accept also runs the
  * checks, one accept batch in flight measured best on PostgreSQL (bench/accept.ts, 2 rounds each:
  * 1.15 and 1.02 of the baseline without and with keys against 1.00 and 0.88 with two in flight,
@@ -115,11 +114,6 @@ export function newSendBatchers(database: Pick<DatabaseHandle, 'db'>, metrics?: 
   // the statement, when the batch may have committed.
   const isolate = isStatementError;
   return {
-    reads: new Batcher((qs) => readSendContexts(database.db, qs), {
-      maxConcurrent: 1,
-      maxBatch: 100,
-      isolate,
-    }),
     accepts: new Batcher((items) => acceptMessages(database.db, items), {
       maxConcurrent: 1,
       maxBatch: 100,

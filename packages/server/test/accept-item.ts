@@ -1,7 +1,8 @@
 // One login-code send as accept_messages() takes it, for the tests that call the accept directly.
+
+import type { Scope } from '@mailsvc/testkit/harness';
 import type { AcceptedMessage, AcceptItem } from '../src/db/repositories/send.js';
 import { newId } from '../src/ids.js';
-import type { Scope } from './harness.js';
 
 export function acceptItem(
   scope: Scope,
@@ -9,7 +10,6 @@ export function acceptItem(
   opts: {
     key?: string;
     message?: Partial<AcceptedMessage>;
-    checks?: AcceptItem['checks'];
   } = {},
 ): AcceptItem {
   return {
@@ -27,7 +27,6 @@ export function acceptItem(
       fromEmail: 'notifications@mailsvc.test',
       fromName: null,
       replyTo: null,
-      sendingDomain: 'mailsvc.test',
       data: { code: '482913' },
       expiresAt: new Date(now.getTime() + 3_600_000),
       ...opts.message,
@@ -42,6 +41,6 @@ export function acceptItem(
     }),
     eventId: newId('evt', now.getTime()),
     now,
-    ...(opts.checks && { checks: opts.checks }),
+    defaultDomain: 'mailsvc.test',
   };
 }

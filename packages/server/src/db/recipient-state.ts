@@ -2,6 +2,9 @@
 // database (DESIGN.md §5): the one type and the one mapper from a row (Date columns, or ISO strings
 // from json_build_object). What they mean for a send is domain/recipients/eligibility.ts.
 
+/** Why a recipient may not be sent a template now (recipient_refusal() in db/functions/recipient_refusal.sql). */
+export type RecipientRefusal = 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed';
+
 /** The consent and delivery facts the rules read. */
 export interface RecipientState {
   unsubscribedAt: Date | null;

@@ -8,7 +8,6 @@ import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../domain/consent/un
 import type { Deps } from '../domain/deps.js';
 import { checkDisplayName, maskEmail } from '../domain/email.js';
 import { signedMessageIdHeader, verpAddress } from '../domain/feedback/signed-references.js';
-import { recipientRefusal } from '../domain/recipients/eligibility.js';
 import { newId } from '../ids.js';
 import { type DkimKey, signMessageAsync } from './dkim.js';
 import { buildMime } from './mime.js';
@@ -130,7 +129,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   }
 
   // re-check: the recipient may have complained, unsubscribed or bounced since the accept
-  const refusal = recipientRefusal(m.recipient, m.category, now);
+  const refusal = m.recipientRefusal;
   if (refusal) {
     return end('suppressed', {
       error: { code: refusal, message: 'The recipient became ineligible after the message was accepted.' },

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Batcher } from '../db/batcher.js';
-import type { AcceptItem, AcceptOutcome, SendContext, SendContextQuery } from '../db/repositories/send.js';
+import type { AcceptItem, AcceptOutcome } from '../db/repositories/send.js';
 import type { Db } from '../db/schema.js';
 import type { QueueSignal } from '../delivery/queue-signal.js';
 import type { Metrics } from '../metrics.js';
@@ -38,11 +38,10 @@ export interface Deps {
   /** Prometheus metrics of this process (metrics.ts), served at GET /metrics. */
   metrics: Metrics;
   /**
-   * POST /v1/send's accepts (with the checks that need the database) and the reads that answer
-   * refused sends, batched per process (db/batcher.ts, runtime.ts).
+   * POST /v1/send's accepts, with the checks that need the database and their refusal codes,
+   * batched per process (db/batcher.ts, runtime.ts).
    */
   send: {
-    reads: Batcher<SendContextQuery, SendContext>;
     /** Group commit: sends accepted at the same moment share one transaction. */
     accepts: Batcher<AcceptItem, AcceptOutcome>;
   };

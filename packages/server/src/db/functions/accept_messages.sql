@@ -6,26 +6,22 @@
 --
 -- p_items: a JSON array of sends (keys as in the jsonb_to_record column list below;
 -- request_sha256 in hex; idempotency_key NULL without an Idempotency-Key). Returns one row per
--- item: idx (its 0-based position in p_items), outcome, and for 'idempotency_taken' the record
--- that holds the key (held_sha256, held_message_id; the message id is NULL for a bulk send):
+-- item: idx (its 0-based position in p_items), outcome, and:
 --   'accepted'           message, accepted event, idempotency record and usage written;
 --   'idempotency_taken'  a live record holds the key (committed earlier, or an earlier item of
---                        this batch): nothing written, the caller replays that record (step 3);
---   'refused'            (run_checks items only) the sending domain or the recipient refuses
---                        the send (steps 7 and 9): nothing written, the caller reads the
---                        context and answers with the exact error in DESIGN.md §3 order;
+--                        this batch): nothing written; held_sha256 and held_message_id name the
+--                        record (the message id is NULL for a bulk send) and the caller replays
+--                        it or answers 409 (step 3);
+--   'refused'            the first check that refuses the send, in DESIGN.md §3 order, is
+--                        `refusal` (step 7: choose_sending_domain()'s 'sending_domain_not_ready'
+--                        or 'from_domain_not_allowed', with the chosen domain in sending_domain;
+--                        step 9: recipient_refusal()'s code): nothing written, and the caller
+--                        answers with that code without reading or checking anything again;
 --   'quota_exceeded'     no overage and the monthly limit is reached: nothing written for it.
 -- Nothing is raised for a refusal, so a refused item does not undo the others; any error
--- (constraint, connection) undoes the whole batch. Every timestamp comes from the item.
---
--- run_checks: the item's sending domain is chosen here, as chooseSendingDomain() does in
--- domain/send/send-email.ts (the environment's custom domain, else the project's, else the
--- tenant's, oldest first, else default_domain), its From is from_email or, when that is NULL,
--- notifications@ the domain; the item is refused when the custom domain is not verified, when
--- the From is off the domain (checkSendingDomain()) or when recipient_refusal() refuses the
--- recipient. test/send-checks-parity.test.ts compares both sides. Without run_checks the caller
--- has made those checks and gives sending_domain and from_email.
---
+-- (constraint, connection) undoes the whole batch. Every timestamp comes from the item. Steps 4
+-- to 6 and 8 need no database and run before, in domain/send/send-email.ts.
+
 -- The quota is reserve_usage() (reserve_usage.sql), the rule bulk sends use too: per
 -- (tenant, period, environment) group it reserves as many of the group's items as fit; items are
 -- accepted in order while the grant lasts, the rest are refused; what refused items and items
@@ -39,19 +35,21 @@
 -- overage takes no lock and writes nothing: every item of it is refused.) The reads of the
 -- checks take no lock.
 --
--- The result columns grew (held_*), which CREATE OR REPLACE cannot do: a database that still has
--- the older function gets it dropped once; later migrates only replace it.
+-- The result columns grew (held_*, then refusal and sending_domain), which CREATE OR REPLACE cannot
+-- do: a database that still has an older function gets it dropped once; later migrates only
+-- replace it.
 DO $drop$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_proc
               WHERE proname = 'accept_messages' AND pronamespace = current_schema()::regnamespace
-                AND NOT ('held_sha256' = ANY (coalesce(proargnames, '{}')))) THEN
+                AND NOT ('refusal' = ANY (coalesce(proargnames, '{}')))) THEN
     DROP FUNCTION accept_messages(jsonb);
   END IF;
 END
 $drop$;
 CREATE OR REPLACE FUNCTION accept_messages(p_items jsonb)
-RETURNS TABLE (idx integer, outcome text, held_sha256 bytea, held_message_id text)
+RETURNS TABLE (idx integer, outcome text, refusal text, sending_domain text, held_sha256 bytea,
+               held_message_id text)
 LANGUAGE plpgsql
 AS $$
 DECLARE
@@ -61,8 +59,6 @@ DECLARE
   v_env      text;
   v_granted  integer := 0;  -- reserved for the current group
   v_accepted integer := 0;  -- accepted in the current group
-  v_domain   text;
-  v_from     text;
   -- the accepted items (0-based positions) with the From and sending domain chosen for each:
   -- their messages and events are inserted together at the end, in two statements
   v_ns       integer[] := '{}';
@@ -74,36 +70,28 @@ BEGIN
            count(*) OVER (PARTITION BY x.tenant_id, x.period, x.environment_id)::integer AS group_size,
            held.environment_id IS NOT NULL AS is_held, held.request_sha256 AS held_sha,
            held.message_id AS held_msg,
-           custom.domain AS custom_domain, custom.status AS custom_status,
-           rc.complained_at, rc.unsubscribed_at, rc.resubscribed_at, rc.cooldown_until,
-           rc.suppressed_until
+           chosen.sending_domain AS chosen_domain, chosen.from_email AS chosen_from,
+           chosen.refusal AS domain_refusal,
+           recipient_refusal(rc.complained_at, rc.unsubscribed_at, rc.resubscribed_at,
+                             rc.cooldown_until, rc.suppressed_until, x.category, x.now)
+             AS recipient_refusal
       FROM jsonb_array_elements(p_items) WITH ORDINALITY AS e (item, ord)
      CROSS JOIN LATERAL jsonb_to_record(e.item) AS x (
              id text, tenant_id text, project_id text, environment_id text, api_key_id text,
              template_id text, template_version text, category text, priority smallint,
              to_email text, from_email text, from_name text, reply_to text,
-             sending_domain text, data jsonb, expires_at timestamptz, event_id text,
-             period text, now timestamptz, idempotency_key text, request_sha256 text,
-             idempotency_expires timestamptz, run_checks boolean, default_domain text)
+             data jsonb, expires_at timestamptz, event_id text, period text, now timestamptz,
+             idempotency_key text, request_sha256 text, idempotency_expires timestamptz,
+             default_domain text)
       -- 3. a live record of the key, committed before this statement began
       LEFT JOIN idempotency_keys held
         ON held.environment_id = x.environment_id AND held.key = x.idempotency_key
        AND held.expires_at > x.now
-      -- 7. the custom sending domain that applies, as chooseSendingDomain() picks it
-      LEFT JOIN LATERAL (
-             SELECT d.domain, d.status
-               FROM sending_domains d
-              WHERE x.run_checks IS TRUE AND d.tenant_id = x.tenant_id
-                AND (d.environment_id = x.environment_id
-                     OR (d.scope = 'project' AND d.project_id = x.project_id)
-                     OR d.scope = 'tenant')
-              ORDER BY (d.environment_id = x.environment_id) IS TRUE DESC,
-                       (d.scope = 'project' AND d.project_id = x.project_id) IS TRUE DESC,
-                       d.created_at, d.domain
-              LIMIT 1) custom ON true
+      -- 7. the sending domain, the From and the domain's verdict
+     CROSS JOIN LATERAL choose_sending_domain(x.tenant_id, x.project_id, x.environment_id,
+                                              x.from_email, x.default_domain) chosen
       -- 9. the recipient's state
-      LEFT JOIN recipients rc
-        ON x.run_checks IS TRUE AND rc.environment_id = x.environment_id AND rc.email = x.to_email
+      LEFT JOIN recipients rc ON rc.environment_id = x.environment_id AND rc.email = x.to_email
      ORDER BY x.tenant_id, x.period, x.environment_id, x.idempotency_key, e.ord
   LOOP
     IF v_env IS DISTINCT FROM r.environment_id OR v_tenant IS DISTINCT FROM r.tenant_id
@@ -120,6 +108,8 @@ BEGIN
     END IF;
 
     idx := r.n;
+    refusal := NULL;
+    sending_domain := NULL;
     held_sha256 := NULL;
     held_message_id := NULL;
 
@@ -132,22 +122,13 @@ BEGIN
       CONTINUE;
     END IF;
 
-    -- 7. sending domain and From, 9. recipient
-    IF r.run_checks IS TRUE THEN
-      v_domain := coalesce(r.custom_domain, r.default_domain);
-      v_from := coalesce(r.from_email, 'notifications@' || v_domain);
-      IF (r.custom_domain IS NOT NULL AND r.custom_status <> 'verified')
-         OR substring(v_from FROM '[^@]*$') IS DISTINCT FROM v_domain
-         OR recipient_refusal(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
-                              r.cooldown_until, r.suppressed_until, r.category, r.now) IS NOT NULL
-      THEN
-        outcome := 'refused';
-        RETURN NEXT;
-        CONTINUE;
-      END IF;
-    ELSE
-      v_domain := r.sending_domain;
-      v_from := r.from_email;
+    -- 7. sending domain and From, 9. recipient: the first refusal in that order
+    IF r.domain_refusal IS NOT NULL OR r.recipient_refusal IS NOT NULL THEN
+      outcome := 'refused';
+      refusal := coalesce(r.domain_refusal, r.recipient_refusal);
+      sending_domain := r.chosen_domain;
+      RETURN NEXT;
+      CONTINUE;
     END IF;
 
     -- 10. quota. A key claimed since this statement began (an identical request accepted by an
@@ -193,8 +174,8 @@ BEGIN
     END IF;
 
     v_ns := v_ns || r.n;
-    v_froms := v_froms || v_from;
-    v_domains := v_domains || v_domain;
+    v_froms := v_froms || r.chosen_from;
+    v_domains := v_domains || r.chosen_domain;
     v_accepted := v_accepted + 1;
     outcome := 'accepted';
     RETURN NEXT;

@@ -1,7 +1,8 @@
 -- The delivery worker's claim step (db/repositories/queue.ts claimMessages): messages whose lease
 -- ran out (their worker died) first, oldest lease first, then due queued/deferred messages in
 -- priority order; marked `sending` under a new lease and claim token, returned with what the
--- attempt needs (project, environment, brand, the recipient's state, a bulk message's contact).
+-- attempt needs (project, environment, brand, the recipient's refusal now — recipient_refusal(),
+-- the eligibility rule's one home — and a bulk message's contact).
 -- A crashed worker's messages were claimed before everything due since: they must not wait
 -- behind a backlog (a login code would expire).
 --
@@ -11,7 +12,8 @@
 --
 -- A plpgsql function so its plan is kept per connection: the worker claims hundreds of batches a
 -- second, and planning this statement cost about as much as running it (bench/RESULTS.md).
--- Its columns changed (priority): a new column list needs the old function dropped first.
+-- Its columns changed (priority, then recipient_refusal): a new column list needs the old
+-- function dropped first.
 DROP FUNCTION IF EXISTS claim_messages(timestamptz, integer, timestamptz, text);
 CREATE FUNCTION claim_messages(
   p_now timestamptz, p_limit integer, p_locked_until timestamptz, p_claim_token text)
@@ -21,7 +23,7 @@ RETURNS TABLE (
   reply_to text, sending_domain text, data jsonb, contact json, attempts integer,
   expires_at timestamptz, claim_token text, project_name text, support_email text,
   environment_name text, tenant_name text, brand_color text, logo_url text, postal_address text,
-  recipient json)
+  recipient_refusal text)
 LANGUAGE plpgsql
 AS $$
 #variable_conflict use_column
@@ -65,10 +67,8 @@ BEGIN
     COALESCE(p.display_name, p.name), p.support_email, e.name,
     (SELECT t.name FROM tenants t WHERE t.id = m.tenant_id),
     p.brand_color, p.logo_url, p.postal_address,
-    (SELECT json_build_object(
-        'unsubscribedAt', r.unsubscribed_at, 'resubscribedAt', r.resubscribed_at,
-        'complainedAt', r.complained_at, 'cooldownUntil', r.cooldown_until,
-        'suppressedUntil', r.suppressed_until)
+    (SELECT recipient_refusal(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
+                              r.cooldown_until, r.suppressed_until, m.category, p_now)
       FROM recipients r WHERE r.environment_id = m.environment_id AND r.email = m.to_email);
 END
 $$;

@@ -1,8 +1,29 @@
--- The eligibility rule of a recipient (DESIGN.md §5), the SQL side of recipientRefusal() in
--- domain/recipients/eligibility.ts: why a send of a template of this category may not go now, or NULL.
--- Bulk sends (POST /v1/contacts/send, dry-run) apply it set-wise; test/eligibility-parity.test.ts
--- runs both sides over every recipient state and category. Re-applied on every migrate.
--- A SQL function, so the planner inlines it into the bulk send's INSERT … SELECT.
+-- The eligibility rule of a recipient (DESIGN.md §5), in SQL only: why a send of a template of
+-- this category may not go now, or NULL. POST /v1/send applies it in accept_messages(), bulk sends
+-- (POST /v1/contacts/send, dry-run) set-wise, the worker on every claim (claim_messages() answers
+-- it with the message), and the contacts and recipients repositories go through its parts
+-- (is_unsubscribed(), is_held_back()) and contact_status(). domain/recipients/eligibility.ts points
+-- here; test/eligibility.test.ts is the table of recipient states × categories → verdict.
+-- Re-applied on every migrate. SQL functions, so the planner inlines them into the statements.
+
+-- Unsubscribed: unsubscribed_at is set and no later resubscribe cleared it.
+CREATE OR REPLACE FUNCTION is_unsubscribed(p_unsubscribed_at timestamptz, p_resubscribed_at timestamptz)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+AS $$
+  SELECT p_unsubscribed_at IS NOT NULL
+         AND (p_resubscribed_at IS NULL OR p_resubscribed_at < p_unsubscribed_at)
+$$;
+
+-- A bounce cooldown or a suppression is running (NULL for a recipient without a row).
+CREATE OR REPLACE FUNCTION is_held_back(
+  p_cooldown_until timestamptz, p_suppressed_until timestamptz, p_now timestamptz)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+AS $$
+  SELECT p_cooldown_until > p_now OR p_suppressed_until > p_now
+$$;
+
 CREATE OR REPLACE FUNCTION recipient_refusal(
   p_complained_at timestamptz, p_unsubscribed_at timestamptz, p_resubscribed_at timestamptz,
   p_cooldown_until timestamptz, p_suppressed_until timestamptz, p_category text,
@@ -12,15 +33,15 @@ LANGUAGE sql IMMUTABLE
 AS $$
   SELECT CASE
     WHEN p_complained_at IS NOT NULL THEN 'recipient_complained'
-    WHEN p_category = 'notification' AND p_unsubscribed_at IS NOT NULL
-         AND (p_resubscribed_at IS NULL OR p_resubscribed_at < p_unsubscribed_at)
+    WHEN p_category = 'notification' AND is_unsubscribed(p_unsubscribed_at, p_resubscribed_at)
       THEN 'recipient_unsubscribed'
-    WHEN p_cooldown_until > p_now OR p_suppressed_until > p_now THEN 'recipient_suppressed'
+    WHEN is_held_back(p_cooldown_until, p_suppressed_until, p_now) THEN 'recipient_suppressed'
   END
 $$;
 
--- The reported state by precedence (recipientStateName() in domain/recipients/eligibility.ts), with
--- 'clear' as contacts report it: 'active'. Used by POST /v1/contacts/list's status filter.
+-- The reported state by precedence, with 'clear' as contacts report it: 'active'. Used by
+-- POST /v1/contacts/list (the status and its filter), POST /v1/recipients/status and the admin
+-- recipient commands.
 CREATE OR REPLACE FUNCTION contact_status(
   p_complained_at timestamptz, p_unsubscribed_at timestamptz, p_resubscribed_at timestamptz,
   p_cooldown_until timestamptz, p_suppressed_until timestamptz, p_now timestamptz)
@@ -31,8 +52,7 @@ AS $$
     WHEN p_complained_at IS NOT NULL THEN 'complained'
     WHEN p_suppressed_until > p_now THEN 'suppressed'
     WHEN p_cooldown_until > p_now THEN 'cooldown'
-    WHEN p_unsubscribed_at IS NOT NULL
-         AND (p_resubscribed_at IS NULL OR p_resubscribed_at < p_unsubscribed_at) THEN 'unsubscribed'
+    WHEN is_unsubscribed(p_unsubscribed_at, p_resubscribed_at) THEN 'unsubscribed'
     ELSE 'active'
   END
 $$;

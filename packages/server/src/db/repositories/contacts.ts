@@ -244,8 +244,8 @@ export interface ContactPageQuery {
   limit: number;
 }
 
-const isUnsubscribed = sql`(r.unsubscribed_at IS NOT NULL
-  AND (r.resubscribed_at IS NULL OR r.resubscribed_at < r.unsubscribed_at))`;
+// The parts of the eligibility rule (db/functions/recipient_refusal.sql), for the filters.
+const isUnsubscribed = sql`is_unsubscribed(r.unsubscribed_at, r.resubscribed_at)`;
 
 /**
  * What a status needs of the recipients row, beyond contact_status(): redundant, but it lets the
@@ -308,7 +308,7 @@ function filterSql(f: ContactFilterSql, s: ContactScope): RawBuilder<unknown> {
         : sql`(${emailed(sql`m.created_at < ${f.value}`)} AND NOT ${emailed(sql`m.created_at >= ${f.value}`)})`;
     }
     case 'suppressed': {
-      const is = sql`(r.cooldown_until > ${s.now} OR r.suppressed_until > ${s.now})`;
+      const is = sql`is_held_back(r.cooldown_until, r.suppressed_until, ${s.now})`;
       return f.value ? is : sql`NOT coalesce(${is}, false)`;
     }
     case 'unsubscribed':

@@ -3,7 +3,7 @@
 import type { MessageErrorCode } from '@mailsvc/contract/message-errors';
 import { sql } from 'kysely';
 import type { OutcomePolicy } from '../outcome-policy.js';
-import { type RecipientState, toRecipientState } from '../recipient-state.js';
+import type { RecipientRefusal } from '../recipient-state.js';
 import type { CustomFieldValue, Db, MessageStatus, TemplateCategory } from '../schema.js';
 import { noteBulkOutcomes } from './bulk.js';
 import { recordHardBounce } from './recipients.js';
@@ -41,8 +41,8 @@ export interface ClaimedMessage {
   /** The project's brand (projects.brand_color, logo_url, postal_address). */
   brand: { color: string | null; logoUrl: string | null; postalAddress: string | null };
   environmentName: string;
-  /** The recipient's state when the message was claimed (the re-check before the attempt). */
-  recipient: RecipientState | null;
+  /** Why the recipient may not be sent this message now (recipient_refusal() at the claim), or null. */
+  recipientRefusal: RecipientRefusal | null;
   /** A bulk message's contact as it is now, for the per-contact placeholders (null otherwise). */
   contact: PlaceholderContact | null;
 }
@@ -72,7 +72,7 @@ interface ClaimRow {
   logo_url: string | null;
   postal_address: string | null;
   environment_name: string;
-  recipient: { [K in keyof RecipientState]: string | null } | null;
+  recipient_refusal: RecipientRefusal | null;
   contact: PlaceholderContact | null;
 }
 
@@ -111,7 +111,7 @@ export async function claimMessages(
     supportEmail: r.support_email,
     brand: { color: r.brand_color, logoUrl: r.logo_url, postalAddress: r.postal_address },
     environmentName: r.environment_name,
-    recipient: toRecipientState(r.recipient),
+    recipientRefusal: r.recipient_refusal,
     contact: r.contact,
   }));
 }

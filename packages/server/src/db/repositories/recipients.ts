@@ -1,4 +1,5 @@
 // Recipient consent state (per environment and normalised address).
+import type { ContactStatus } from '@mailsvc/contract/api';
 import { sql } from 'kysely';
 import { newId } from '../../ids.js';
 import type { BouncePolicy } from '../outcome-policy.js';
@@ -23,14 +24,15 @@ export async function findEnvironmentForConsent(db: Db, environmentId: string) {
     .executeTakeFirst();
 }
 
-/** The recipient's consent state in one environment; undefined when it has no row yet. */
-export async function findSubscription(db: Db, environmentId: string, email: string) {
-  return db
+/** Whether the address is unsubscribed from notifications in one environment (is_unsubscribed()). */
+export async function isUnsubscribedNow(db: Db, environmentId: string, email: string): Promise<boolean> {
+  const row = await db
     .selectFrom('recipients')
-    .select(['unsubscribed_at as unsubscribedAt', 'resubscribed_at as resubscribedAt'])
+    .select(sql<boolean>`is_unsubscribed(unsubscribed_at, resubscribed_at)`.as('isUnsubscribed'))
     .where('environment_id', '=', environmentId)
     .where('email', '=', email)
     .executeTakeFirst();
+  return row?.isUnsubscribed ?? false;
 }
 
 /**
@@ -57,9 +59,7 @@ export async function markUnsubscribed(
       oc
         .columns(['environment_id', 'email'])
         .doUpdateSet({ unsubscribed_at: now, updated_at: now })
-        .where(
-          sql<boolean>`NOT (recipients.unsubscribed_at IS NOT NULL AND (recipients.resubscribed_at IS NULL OR recipients.resubscribed_at < recipients.unsubscribed_at))`,
-        ),
+        .where(sql<boolean>`NOT is_unsubscribed(recipients.unsubscribed_at, recipients.resubscribed_at)`),
     )
     .returning('email')
     .execute();
@@ -146,20 +146,26 @@ export async function complainRecipient(db: Db, messageId: string, now: Date): P
 }
 
 /** The whole recipients row of an address in one environment, or undefined when it has none. */
-export async function findRecipient(db: Db, environmentId: string, email: string) {
+export async function findRecipient(db: Db, environmentId: string, email: string, now: Date) {
   return db
-    .selectFrom('recipients')
+    .selectFrom('recipients as r')
     .select([
-      'unsubscribed_at as unsubscribedAt',
-      'resubscribed_at as resubscribedAt',
-      'complained_at as complainedAt',
-      'cooldown_until as cooldownUntil',
-      'suppressed_until as suppressedUntil',
-      'hard_bounce_count as hardBounceCount',
-      'complaint_count as complaintCount',
+      'r.unsubscribed_at as unsubscribedAt',
+      'r.resubscribed_at as resubscribedAt',
+      'r.complained_at as complainedAt',
+      'r.cooldown_until as cooldownUntil',
+      'r.suppressed_until as suppressedUntil',
+      'r.hard_bounce_count as hardBounceCount',
+      'r.complaint_count as complaintCount',
+      // the verdicts of db/functions/recipient_refusal.sql, the one home of the rule
+      sql<ContactStatus>`contact_status(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
+        r.cooldown_until, r.suppressed_until, ${now})`.as('status'),
+      sql<boolean>`is_unsubscribed(r.unsubscribed_at, r.resubscribed_at)`.as('isUnsubscribed'),
+      sql<boolean>`recipient_refusal(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
+        r.cooldown_until, r.suppressed_until, 'notification', ${now}) IS NULL`.as('canSendNotifications'),
     ])
-    .where('environment_id', '=', environmentId)
-    .where('email', '=', email)
+    .where('r.environment_id', '=', environmentId)
+    .where('r.email', '=', email)
     .executeTakeFirst();
 }
 
@@ -178,10 +184,7 @@ export async function markResubscribed(
     .set({ resubscribed_at: now, updated_at: now })
     .where('environment_id', '=', q.environmentId)
     .where('email', '=', q.email)
-    .where('unsubscribed_at', 'is not', null)
-    .where((eb) =>
-      eb.or([eb('resubscribed_at', 'is', null), eb('resubscribed_at', '<', eb.ref('unsubscribed_at'))]),
-    )
+    .where(sql<boolean>`is_unsubscribed(unsubscribed_at, resubscribed_at)`)
     .returning('email')
     .execute();
   return rows.length > 0;

@@ -13,7 +13,7 @@ import {
   type NamedContact,
 } from '../../db/repositories/bulk.js';
 import { hasGroup } from '../../db/repositories/groups.js';
-import { findIdempotencyRecord, findSendingDomains } from '../../db/repositories/send.js';
+import { chooseSendingDomain, findIdempotencyRecord } from '../../db/repositories/send.js';
 import { ApiError, type ErrorDetail } from '../../errors.js';
 import { newId, ulid } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
@@ -21,15 +21,13 @@ import type { Deps } from '../deps.js';
 import { parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
 import { requestDigest } from '../send/canonical-json.js';
+import { domainRefusalError, resolveSender, type Sender } from '../send/from-rule.js';
 import { EXPIRY_MS, IDEMPOTENCY_WINDOW_MS, messagePriority } from '../send/message-policy.js';
 import {
   checkIdempotencyKey,
-  checkSendingDomain,
   checkSendingStatus,
   checkTemplateData,
-  chooseSendingDomain,
   findVersion,
-  resolveSender,
 } from '../send/send-email.js';
 import { contactPlaceholderProblems } from './contact-placeholders.js';
 import { toSkipCounts } from './skip-reasons.js';
@@ -161,7 +159,7 @@ interface CheckedJob {
   targets: BulkTargets;
   version: ReturnType<typeof findVersion>;
   data: Record<string, unknown>;
-  sender: ReturnType<typeof resolveSender>;
+  sender: Sender & { fromEmail: string };
   sendingDomain: string;
 }
 
@@ -178,10 +176,16 @@ async function checkJob(deps: Deps, auth: AuthContext, send: BulkSend, now: Date
       placeholderProblems,
     );
   }
-  const domains = await findSendingDomains(deps.db, auth);
-  const { custom, sendingDomain } = chooseSendingDomain(deps, auth, domains);
-  const sender = resolveSender(auth, {}, sendingDomain);
-  checkSendingDomain(custom, sendingDomain, sender);
+  const configured = resolveSender(auth, {});
+  const { sendingDomain, fromEmail, refusal } = await chooseSendingDomain(deps.db, {
+    tenantId: auth.tenantId,
+    projectId: auth.projectId,
+    environmentId: auth.environmentId,
+    fromEmail: configured.fromEmail,
+    defaultDomain: deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN,
+  });
+  if (refusal) throw domainRefusalError(refusal, sendingDomain, configured);
+  const sender = { ...configured, fromEmail };
   checkSendingStatus(auth);
   if (send.groupSlug !== null && !(await hasGroup(deps.db, auth.tenantId, send.groupSlug))) {
     throw new ApiError('group_not_found', `No contact group ${send.groupSlug}.`, [

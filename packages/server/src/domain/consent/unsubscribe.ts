@@ -4,12 +4,11 @@
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import {
   findEnvironmentForConsent,
-  findSubscription,
+  isUnsubscribedNow,
   markUnsubscribed,
 } from '../../db/repositories/recipients.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
-import { isUnsubscribed } from '../recipients/eligibility.js';
 import { type UnsubscribeTarget, verifyUnsubscribeToken } from './unsubscribe-token.js';
 
 export type UnsubscribeSource = 'one_click' | 'page';
@@ -41,7 +40,7 @@ export async function describeUnsubscribeLink(
     target,
     emailMasked: maskEmail(target.email),
     projectName: env.projectDisplayName || env.projectName,
-    isUnsubscribed: isUnsubscribed(await findSubscription(deps.db, target.environmentId, target.email)),
+    isUnsubscribed: await isUnsubscribedNow(deps.db, target.environmentId, target.email),
   };
 }
 

@@ -1,7 +1,6 @@
 // POST /v1/recipients/status (seed §4, DESIGN.md §5): a recipient's state in the key's
 // environment and its recent messages, metadata only.
 import type { RecipientStatusRequest, RecipientStatusResponse } from '@mailsvc/contract/api';
-import { toRecipientState } from '../../db/recipient-state.js';
 import { listRecentMessages } from '../../db/repositories/messages.js';
 import { findRecipient } from '../../db/repositories/recipients.js';
 import type { Db } from '../../db/schema.js';
@@ -10,7 +9,7 @@ import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { toMessageSummary } from '../messages/message-summary.js';
-import { canSendNotifications, isUnsubscribed, recipientStateName } from './eligibility.js';
+import { recipientStateName } from './eligibility.js';
 
 export const STATUS_MESSAGES_DEFAULT = 10;
 export const STATUS_MESSAGES_MAX = 50;
@@ -48,28 +47,27 @@ export async function recipientStatusOf(
   limit: number,
 ): Promise<Omit<RecipientStatusResponse, 'ok'>> {
   const [row, messages] = await Promise.all([
-    findRecipient(db, environmentId, address.address),
+    findRecipient(db, environmentId, address.address, now),
     listRecentMessages(db, environmentId, address.address, limit),
   ]);
-  const state = toRecipientState(row);
   return {
     recipient: {
       emailMasked: maskEmail(address.address),
       recipientDomain: address.domain,
-      state: recipientStateName(state, now),
+      state: recipientStateName(row),
       subscription: {
         scope: 'app_notifications',
-        status: isUnsubscribed(state) ? 'unsubscribed' : 'subscribed',
-        unsubscribedAt: iso(state?.unsubscribedAt ?? null),
-        resubscribedAt: iso(state?.resubscribedAt ?? null),
+        status: row?.isUnsubscribed ? 'unsubscribed' : 'subscribed',
+        unsubscribedAt: iso(row?.unsubscribedAt ?? null),
+        resubscribedAt: iso(row?.resubscribedAt ?? null),
       },
       delivery: {
         hardBounceCount: row?.hardBounceCount ?? 0,
         complaintCount: row?.complaintCount ?? 0,
-        cooldownUntil: iso(state?.cooldownUntil ?? null),
-        complainedAt: iso(state?.complainedAt ?? null),
+        cooldownUntil: iso(row?.cooldownUntil ?? null),
+        complainedAt: iso(row?.complainedAt ?? null),
       },
-      canSendNotifications: canSendNotifications(state, now),
+      canSendNotifications: row?.canSendNotifications ?? true,
     },
     messages: messages.map(toMessageSummary),
   };

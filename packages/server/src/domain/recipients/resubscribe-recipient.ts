@@ -2,7 +2,6 @@
 // notification unsubscribe in the key's environment and sets resubscribedAt; never a complaint,
 // a cooldown or a suppression. One audit event per call, in the same transaction.
 import type { ResubscribeRequest } from '@mailsvc/contract/api';
-import { toRecipientState } from '../../db/recipient-state.js';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { findRecipient, markResubscribed } from '../../db/repositories/recipients.js';
 import { ApiError } from '../../errors.js';
@@ -26,8 +25,7 @@ export async function resubscribeRecipient(
   const emailMasked = maskEmail(parsed.address);
   const { previousState, hasChanged } = await deps.db.transaction().execute(async (trx) => {
     const previousState = recipientStateName(
-      toRecipientState(await findRecipient(trx, auth.environmentId, parsed.address)),
-      now,
+      await findRecipient(trx, auth.environmentId, parsed.address, now),
     );
     const hasChanged = await markResubscribed(
       trx,

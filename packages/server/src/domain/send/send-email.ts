@@ -1,5 +1,8 @@
 // POST /v1/send, in DESIGN.md §3 order. Authentication and access checks (step 1) and the body
-// shape (step 2) run before this use-case; it does steps 2 (Idempotency-Key) to 11.
+// shape (step 2) run before this use-case; it does steps 2 (Idempotency-Key) to 11. Steps 4 to 6
+// and 8 need no database and run here; steps 3, 7, 9, 10 and 11 run in the accept's one
+// statement (db/functions/accept_messages.sql), which answers the first refusal's code, so a send
+// costs one round trip whether it is accepted or refused.
 import { isIdempotencyKey } from '@mailsvc/contract/http';
 import {
   getTemplate,
@@ -8,22 +11,24 @@ import {
   TemplateVersionNotFoundError,
   validateTemplateData,
 } from '@mailsvc/templates';
-import type { IdempotencyRecord, SendingDomainRow } from '../../db/repositories/send.js';
+import {
+  type AcceptItem,
+  type AcceptOutcome,
+  chooseSendingDomain,
+  type DomainRefusal,
+  findIdempotencyRecord,
+  type IdempotencyRecord,
+} from '../../db/repositories/send.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
-import { checkDisplayName, maskEmail, parseEmail } from '../email.js';
+import { maskEmail, parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
-import { type Refusal, recipientRefusal } from '../recipients/eligibility.js';
+import { recipientRefusalError } from '../recipients/eligibility.js';
 import { requestDigest } from './canonical-json.js';
+import { domainRefusalError, resolveSender, type Sender } from './from-rule.js';
 import { EXPIRY_MS, IDEMPOTENCY_WINDOW_MS, messagePriority } from './message-policy.js';
-
-const REFUSAL_MESSAGES: Record<Refusal, string> = {
-  recipient_complained: 'The recipient marked earlier mail as spam; nothing more is sent to them.',
-  recipient_unsubscribed: 'The recipient unsubscribed from notifications.',
-  recipient_suppressed: 'The recipient address is in a bounce cooldown or suppressed; check its status.',
-};
 
 export interface SendInput {
   templateId: string;
@@ -86,108 +91,6 @@ export function findVersion(input: Pick<SendInput, 'templateId' | 'templateVersi
   }
 }
 
-interface Sender {
-  fromEmail: string;
-  fromName: string | null;
-  replyTo: string | null;
-}
-
-export function resolveSender(
-  auth: AuthContext,
-  input: Pick<SendInput, 'from' | 'fromName' | 'replyTo'>,
-  sendingDomain: string,
-): Sender & { isExplicit: boolean } {
-  const sender = resolveSenderWithoutDomain(auth, input);
-  return { ...sender, fromEmail: sender.fromEmail ?? `notifications@${sendingDomain}` };
-}
-
-/**
- * Step 6: the From (explicit, else the environment's, else the project's; null when none is set,
- * for notifications@ the sending domain), the From name and the Reply-To.
- */
-export function resolveSenderWithoutDomain(
-  auth: AuthContext,
-  input: Pick<SendInput, 'from' | 'fromName' | 'replyTo'>,
-): Omit<Sender, 'fromEmail'> & { fromEmail: string | null; isExplicit: boolean } {
-  const env = auth.environment.sender;
-  const prj = auth.project.sender;
-  let fromEmail: string | null;
-  if (input.from !== undefined) {
-    const parsed = parseEmail(input.from);
-    if (!parsed.ok) {
-      throw new ApiError('invalid_from_address', `from ${parsed.reason}.`, [
-        { path: '/from', message: parsed.reason },
-      ]);
-    }
-    fromEmail = parsed.address;
-  } else {
-    fromEmail = env.fromEmail ?? prj.fromEmail ?? null;
-  }
-  let fromName = env.fromName ?? prj.fromName;
-  if (input.fromName !== undefined) {
-    const problem = checkDisplayName(input.fromName);
-    if (problem)
-      throw new ApiError('invalid_from_name', `fromName ${problem}.`, [
-        { path: '/fromName', message: problem },
-      ]);
-    fromName = input.fromName;
-  }
-  let replyTo = env.replyTo ?? prj.replyTo;
-  if (input.replyTo !== undefined) {
-    const parsed = parseEmail(input.replyTo);
-    if (!parsed.ok) {
-      throw new ApiError('invalid_reply_to', `replyTo ${parsed.reason}.`, [
-        { path: '/replyTo', message: parsed.reason },
-      ]);
-    }
-    replyTo = parsed.address;
-  }
-  return {
-    fromEmail,
-    fromName: fromName || null,
-    replyTo: replyTo || null,
-    isExplicit: input.from !== undefined,
-  };
-}
-
-/**
- * The sending domain: the environment's, else the project's, else the tenant's, else the
- * service default. Without any From setting, the From is notifications@ this domain.
- */
-export function chooseSendingDomain(
-  deps: Deps,
-  auth: AuthContext,
-  domains: SendingDomainRow[],
-): { custom: SendingDomainRow | undefined; sendingDomain: string } {
-  const custom =
-    domains.find((d) => d.environmentId === auth.environmentId) ??
-    domains.find((d) => d.scope === 'project' && d.projectId === auth.projectId) ??
-    domains.find((d) => d.scope === 'tenant');
-  return { custom, sendingDomain: custom?.domain ?? deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN };
-}
-
-/** Step 7: a custom domain must be verified, and the From must be on the sending domain. */
-export function checkSendingDomain(
-  custom: SendingDomainRow | undefined,
-  sendingDomain: string,
-  sender: { fromEmail: string; isExplicit: boolean },
-): void {
-  if (custom && custom.status !== 'verified') {
-    throw new ApiError(
-      'sending_domain_not_ready',
-      `The sending domain ${custom.domain} is not verified yet.`,
-    );
-  }
-  const fromDomain = sender.fromEmail.slice(sender.fromEmail.lastIndexOf('@') + 1);
-  if (fromDomain !== sendingDomain) {
-    throw new ApiError(
-      'from_domain_not_allowed',
-      `${sender.isExplicit ? 'from' : 'The configured From Email'} must be an address on ${sendingDomain}.`,
-      sender.isExplicit ? [{ path: '/from', message: `must be on ${sendingDomain}` }] : undefined,
-    );
-  }
-}
-
 /** Step 8: the environment's sending status. */
 export function checkSendingStatus(auth: AuthContext): void {
   if (auth.sendingStatus === 'paused')
@@ -222,9 +125,135 @@ function checkTemplate(input: SendInput): { version: TemplateVersion; data: Reco
   return { version, data: checkTemplateData(version, input.data, '/data') };
 }
 
-/** Steps 4 to 6, all of 6 but the default From (which needs the sending domain): no reads. */
+/** Steps 4 to 6: no reads. */
 function checkWithoutReads(auth: AuthContext, input: SendInput) {
-  return { ...checkTemplate(input), sender: resolveSenderWithoutDomain(auth, input) };
+  return { ...checkTemplate(input), sender: resolveSender(auth, input) };
+}
+
+type CheckedSend = ReturnType<typeof checkWithoutReads>;
+
+/** Step 3: a live record of the key answers as its replay, or 409 for a different request. */
+function replay(record: IdempotencyRecord, digest: Buffer | undefined): SendResult {
+  // A key that holds a bulk send (no message) is a different request too.
+  if (record.messageId === null || !digest || !record.requestSha256.equals(digest)) {
+    throw new ApiError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request in the last 24 hours.',
+    );
+  }
+  return { status: 'accepted', messageId: record.messageId, idempotent: true };
+}
+
+/** Steps 7 and 9's answer, from the code accept_messages() or choose_sending_domain() gave. */
+function refusalError(
+  refusal: Extract<AcceptOutcome, { kind: 'refused' }>['refusal'],
+  sendingDomain: string,
+  sender: Sender,
+): ApiError {
+  return refusal === 'sending_domain_not_ready' || refusal === 'from_domain_not_allowed'
+    ? domainRefusalError(refusal as DomainRefusal, sendingDomain, sender)
+    : recipientRefusalError(refusal);
+}
+
+interface SendRequestFacts {
+  to: string;
+  idempotencyKey: string | undefined;
+  digest: Buffer | undefined;
+  now: Date;
+}
+
+function acceptItem(deps: Deps, auth: AuthContext, send: CheckedSend, r: SendRequestFacts): AcceptItem {
+  const { version, data, sender } = send;
+  const at = r.now.getTime();
+  return {
+    message: {
+      id: newId('msg', at),
+      tenantId: auth.tenantId,
+      projectId: auth.projectId,
+      environmentId: auth.environmentId,
+      apiKeyId: auth.keyId,
+      templateId: version.templateId,
+      templateVersion: version.version,
+      category: version.category,
+      priority: messagePriority(version.category, false),
+      toEmail: r.to,
+      fromEmail: sender.fromEmail,
+      fromName: sender.fromName,
+      replyTo: sender.replyTo,
+      data,
+      expiresAt: new Date(at + EXPIRY_MS[version.category]),
+    },
+    period: usagePeriod(r.now).id,
+    ...(r.idempotencyKey && {
+      idempotency: {
+        key: r.idempotencyKey,
+        requestSha256: r.digest!,
+        expiresAt: new Date(at + IDEMPOTENCY_WINDOW_MS),
+      },
+    }),
+    eventId: newId('evt', at),
+    now: r.now,
+    defaultDomain: deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN,
+  };
+}
+
+/**
+ * Steps 3 and 7 to 11 in the accept's one statement, shared with the other sends accepted at the
+ * same moment (group commit, db/batcher.ts); settles once that transaction committed.
+ */
+async function accept(
+  deps: Deps,
+  auth: AuthContext,
+  send: CheckedSend,
+  r: SendRequestFacts,
+): Promise<SendResult> {
+  const item = acceptItem(deps, auth, send, r);
+  const outcome = await deps.send.accepts.call(item);
+  switch (outcome.kind) {
+    case 'refused':
+      throw refusalError(outcome.refusal, outcome.sendingDomain, send.sender);
+    case 'quota_exceeded':
+      throw new ApiError(
+        'monthly_quota_exceeded',
+        'The monthly quota is used up and the plan allows no overage.',
+      );
+    case 'idempotency_taken':
+      // The holder committed first (or is an earlier send of the same batch).
+      return replay(outcome.record, r.digest);
+    case 'accepted':
+      deps.queue.notify();
+      deps.log.info(
+        { messageId: item.message.id, template: send.version.templateId, to: maskEmail(r.to) },
+        'message accepted',
+      );
+      return { status: 'accepted', messageId: item.message.id, idempotent: false };
+  }
+}
+
+/**
+ * A paused or blocked environment (step 8): steps 3 and 7 answer before it, from one read
+ * (choose_sending_domain() and the key's record): a replay of a send accepted earlier, else the
+ * refusal. Nothing is accepted.
+ */
+async function answerWhileNotActive(
+  deps: Deps,
+  auth: AuthContext,
+  send: CheckedSend,
+  r: SendRequestFacts,
+): Promise<SendResult> {
+  const chosen = await chooseSendingDomain(deps.db, {
+    tenantId: auth.tenantId,
+    projectId: auth.projectId,
+    environmentId: auth.environmentId,
+    fromEmail: send.sender.fromEmail,
+    defaultDomain: deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN,
+    idempotencyKey: r.idempotencyKey,
+    now: r.now,
+  });
+  if (chosen.idempotency) return replay(chosen.idempotency, r.digest);
+  if (chosen.refusal) throw domainRefusalError(chosen.refusal, chosen.sendingDomain, send.sender);
+  checkSendingStatus(auth);
+  throw new Error(`answerWhileNotActive called for a ${auth.sendingStatus} environment`);
 }
 
 export async function sendEmail(
@@ -240,126 +269,18 @@ export async function sendEmail(
     throw new ApiError('invalid_request', `to ${to.reason}.`, [{ path: '/to', message: to.reason }]);
   const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
   const digest = idempotencyKey ? requestDigest(comparableRequest(input, to.address)) : undefined;
+  const facts: SendRequestFacts = { to: to.address, idempotencyKey, digest, now };
 
-  // 3. idempotency replay
-  const replay = (record: IdempotencyRecord | undefined): SendResult | null => {
-    if (!record) return null;
-    // A key that holds a bulk send (no message) is a different request too.
-    if (record.messageId === null || !record.requestSha256.equals(digest!)) {
-      throw new ApiError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used with a different request in the last 24 hours.',
-      );
-    }
-    return { status: 'accepted', messageId: record.messageId, idempotent: true };
-  };
-
-  // 10. quota and 11. accept, in one transaction shared with the other sends being accepted at
-  // the same moment (group commit, db/batcher.ts); settles once that transaction committed.
-  const accept = async (
-    parts: ReturnType<typeof checkWithoutReads>,
-    chosen: { sendingDomain: string; fromEmail: string } | undefined,
-  ): Promise<SendResult | 'refused'> => {
-    const { version, data, sender } = parts;
-    const messageId = newId('msg', now.getTime());
-    const outcome = await deps.send.accepts.call({
-      message: {
-        id: messageId,
-        tenantId: auth.tenantId,
-        projectId: auth.projectId,
-        environmentId: auth.environmentId,
-        apiKeyId: auth.keyId,
-        templateId: version.templateId,
-        templateVersion: version.version,
-        category: version.category,
-        priority: messagePriority(version.category, false),
-        toEmail: to.address,
-        fromEmail: chosen?.fromEmail ?? sender.fromEmail,
-        fromName: sender.fromName,
-        replyTo: sender.replyTo,
-        sendingDomain: chosen?.sendingDomain ?? null,
-        data,
-        expiresAt: new Date(now.getTime() + EXPIRY_MS[version.category]),
-      },
-      period: usagePeriod(now).id,
-      ...(idempotencyKey && {
-        idempotency: {
-          key: idempotencyKey,
-          requestSha256: digest!,
-          expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
-        },
-      }),
-      eventId: newId('evt', now.getTime()),
-      now,
-      // Without a choice made here, steps 3, 7 and 9 run in the accept's own statement.
-      ...(!chosen && { checks: { defaultDomain: deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN } }),
-    });
-    switch (outcome.kind) {
-      case 'refused':
-        return 'refused';
-      case 'quota_exceeded':
-        throw new ApiError(
-          'monthly_quota_exceeded',
-          'The monthly quota is used up and the plan allows no overage.',
-        );
-      case 'idempotency_taken':
-        // The holder committed first (or is an earlier send of the same batch): answer as its
-        // replay, or 409 for a different request.
-        return replay(outcome.record)!;
-      case 'accepted':
-        deps.queue.notify();
-        deps.log.info(
-          { messageId, template: version.templateId, to: maskEmail(to.address) },
-          'message accepted',
-        );
-        return { status: 'accepted', messageId, idempotent: false };
-    }
-  };
-
-  // Every check in DESIGN.md §3 order on the context read for this send (steps 3, 7 and 9 read it),
-  // then the accept: the path for sends that a check refuses, so each gets its exact answer.
-  const checkInOrder = async (): Promise<SendResult> => {
-    const context = await deps.send.reads.call({
-      tenantId: auth.tenantId,
-      projectId: auth.projectId,
-      environmentId: auth.environmentId,
-      email: to.address,
-      idempotencyKey,
-      now,
-    });
-    const earlier = replay(context.idempotency);
-    if (earlier) return earlier;
-    // 4. template, 5. template data
-    const { version, data } = checkTemplate(input);
-    // 6. from / fromName / replyTo
-    const { custom, sendingDomain } = chooseSendingDomain(deps, auth, context.domains);
-    const sender = resolveSender(auth, input, sendingDomain);
-    // 7. sending domain
-    checkSendingDomain(custom, sendingDomain, sender);
-    // 8. sending status
-    checkSendingStatus(auth);
-    // 9. recipient
-    const refusal = recipientRefusal(context.recipient, version.category, now);
-    if (refusal) throw new ApiError(refusal, REFUSAL_MESSAGES[refusal]);
-    // Every check passed on this read (the state changed since the accept refused it).
-    const result = await accept({ version, data, sender }, { sendingDomain, fromEmail: sender.fromEmail });
-    if (result === 'refused') throw new Error('accept_messages refused a send it was not asked to check');
-    return result;
-  };
-
-  // The usual case, one round trip: steps 4 to 6 and 8 need no read and pass; the accept's own
-  // statement runs steps 3, 7 and 9 and accepts. Otherwise, and when that statement refuses the
-  // send, the context is read and the checks run here in order, for the exact error.
-  let parts: ReturnType<typeof checkWithoutReads>;
+  let send: CheckedSend;
   try {
-    parts = checkWithoutReads(auth, input);
+    send = checkWithoutReads(auth, input);
   } catch (err) {
-    // With an Idempotency-Key, step 3 (which needs the read) answers first.
-    if (err instanceof ApiError && idempotencyKey !== undefined) return checkInOrder();
+    // 3. answers before 4 to 6: a key an earlier request holds is that request's replay (or 409).
+    if (!(err instanceof ApiError) || idempotencyKey === undefined) throw err;
+    const held = await findIdempotencyRecord(deps.db, auth.environmentId, idempotencyKey, now);
+    if (held) return replay(held, digest);
     throw err;
   }
-  // 8. A paused or blocked environment answers after the sending domain (step 7, the read).
-  if (auth.sendingStatus !== 'active') return checkInOrder();
-  const result = await accept(parts, undefined);
-  return result === 'refused' ? checkInOrder() : result;
+  if (auth.sendingStatus !== 'active') return answerWhileNotActive(deps, auth, send, facts);
+  return accept(deps, auth, send, facts);
 }
