@@ -104,6 +104,27 @@ function writeError(
   res.end(body);
 }
 
+/** What the server knows of its connections, for a graceful close. */
+interface Connections {
+  /**
+   * Sockets whose request the router is handling (possibly waiting for the core); close() waits
+   * for these and no others.
+   */
+  busy: Set<Socket>;
+  sockets: Set<Socket>;
+  /** Sockets already answered from clientError: the parser reports every later chunk again. */
+  refused: WeakSet<Socket>;
+  isClosing: boolean;
+  onIdle: (() => void) | undefined;
+}
+
+interface Served {
+  router: WrapperRouter;
+  config: WrapperConfig;
+  log: Logger;
+  conns: Connections;
+}
+
 export async function startWrapperServer(opts: StartWrapperOptions): Promise<RunningWrapper> {
   const { config } = opts;
   const host = opts.host ?? config.MAILSVC_WRAPPER_HOST;
@@ -120,15 +141,14 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
     ...(opts.forwarder && { forwarder: opts.forwarder }),
     ...(opts.verifyAppCheck && { verifyAppCheck: opts.verifyAppCheck }),
   });
-
-  // Sockets whose request the router is handling (possibly waiting for the core); close() waits
-  // for these and no others.
-  const busy = new Set<Socket>();
-  const sockets = new Set<Socket>();
-  // Sockets already answered from clientError: the parser reports every later chunk again.
-  const refused = new WeakSet<Socket>();
-  let isClosing = false;
-  let onIdle: (() => void) | undefined;
+  const conns: Connections = {
+    busy: new Set(),
+    sockets: new Set(),
+    refused: new WeakSet(),
+    isClosing: false,
+    onIdle: undefined,
+  };
+  const served: Served = { router, config, log, conns };
 
   const server = http.createServer(
     {
@@ -139,63 +159,85 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
       // Checked in the handler instead, so the refusal carries the envelope.
       requireHostHeader: false,
     },
-    async (req, res) => {
-      const socket = req.socket;
-      const hosts = hostHeaderCount(req.rawHeaders);
-      if ((req.httpVersion === '1.1' && hosts === 0) || hosts > 1) {
-        const requestId = newRequestId();
-        log.info(
-          {
-            requestId,
-            status: 400,
-            code: 'invalid_request',
-            reason: hosts ? 'two Host headers' : 'no Host header',
-          },
-          'request refused',
-        );
-        writeError(res, 'invalid_request', 'Malformed HTTP request.', requestId, { Connection: 'close' });
-        return;
-      }
-      // A body declared over the limit is not waited for: the router answers 413 at once (after
-      // its earlier checks) and the connection closes with the body unread.
-      const declared = Number(req.headers['content-length'] ?? 0);
-      const isOversized = declared > BODY_LIMIT;
-      try {
-        const body = isOversized ? Buffer.alloc(BODY_LIMIT + 1) : await readBody(req);
-        busy.add(socket);
-        const out = await router.handle({
-          method: req.method ?? 'GET',
-          path: req.url ?? '/',
-          headers: req.headers,
-          body,
-          ip: clientIp(req, config.MAILSVC_WRAPPER_TRUST_PROXY),
-        });
-        const headers: Record<string, string> = { ...out.headers };
-        // A length instead of chunked encoding; a HEAD answer's body is empty but its length is not.
-        if (out.status !== 204 && req.method !== 'HEAD')
-          headers['Content-Length'] = String(Buffer.byteLength(out.body));
-        if (isClosing || isOversized) headers.Connection = 'close';
-        res.writeHead(out.status, headers);
-        res.end(out.body);
-      } catch (err) {
-        // The client went away mid-body, or the parser refused the rest (answered in clientError).
-        if (refused.has(socket) || socket.destroyed || res.headersSent) return;
-        const requestId = newRequestId();
-        log.error({ requestId, err }, 'wrapper request failed');
-        writeError(res, 'internal', 'An unexpected error occurred.', requestId);
-      } finally {
-        busy.delete(socket);
-        if (busy.size === 0) onIdle?.();
-      }
-    },
+    (req, res) => serveRequest(served, req, res),
   );
   server.keepAliveTimeout = timeouts.keepAliveMs;
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    conns.sockets.add(socket);
+    socket.once('close', () => conns.sockets.delete(socket));
   });
+  answerMalformedRequests(server, served);
+  await listen(server, opts.port ?? config.MAILSVC_WRAPPER_PORT, host, router);
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  const close = () => closeGracefully(server, served);
+  return { url, port, router, server, close };
+}
+
+/** One request: read its body, hand it to the router, write the router's answer. */
+async function serveRequest(
+  { router, config, log, conns }: Served,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
+  const socket = req.socket;
+  if (refuseHostHeaders(req, res, log)) return;
+  // A body declared over the limit is not waited for: the router answers 413 at once (after
+  // its earlier checks) and the connection closes with the body unread.
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const isOversized = declared > BODY_LIMIT;
+  try {
+    const body = isOversized ? Buffer.alloc(BODY_LIMIT + 1) : await readBody(req);
+    conns.busy.add(socket);
+    const out = await router.handle({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+      body,
+      ip: clientIp(req, config.MAILSVC_WRAPPER_TRUST_PROXY),
+    });
+    const headers: Record<string, string> = { ...out.headers };
+    // A length instead of chunked encoding; a HEAD answer's body is empty but its length is not.
+    if (out.status !== 204 && req.method !== 'HEAD')
+      headers['Content-Length'] = String(Buffer.byteLength(out.body));
+    if (conns.isClosing || isOversized) headers.Connection = 'close';
+    res.writeHead(out.status, headers);
+    res.end(out.body);
+  } catch (err) {
+    // The client went away mid-body, or the parser refused the rest (answered in clientError).
+    if (conns.refused.has(socket) || socket.destroyed || res.headersSent) return;
+    const requestId = newRequestId();
+    log.error({ requestId, err }, 'wrapper request failed');
+    writeError(res, 'internal', 'An unexpected error occurred.', requestId);
+  } finally {
+    conns.busy.delete(socket);
+    if (conns.busy.size === 0) conns.onIdle?.();
+  }
+}
+
+/** No Host header in HTTP/1.1, or two: refused 400 in the envelope. True when it answered. */
+function refuseHostHeaders(req: http.IncomingMessage, res: http.ServerResponse, log: Logger): boolean {
+  const hosts = hostHeaderCount(req.rawHeaders);
+  if (!((req.httpVersion === '1.1' && hosts === 0) || hosts > 1)) return false;
+  const requestId = newRequestId();
+  log.info(
+    {
+      requestId,
+      status: 400,
+      code: 'invalid_request',
+      reason: hosts ? 'two Host headers' : 'no Host header',
+    },
+    'request refused',
+  );
+  writeError(res, 'invalid_request', 'Malformed HTTP request.', requestId, { Connection: 'close' });
+  return true;
+}
+
+/** Requests Node's HTTP parser refuses, and CONNECT: answered in the envelope on the socket. */
+function answerMalformedRequests(server: http.Server, { log, conns }: Served): void {
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
-    if (refused.has(socket)) return;
+    if (conns.refused.has(socket)) return;
     if (!canAnswerOnSocket(socket, err)) {
       socket.destroy();
       return;
@@ -211,43 +253,41 @@ export async function startWrapperServer(opts: StartWrapperOptions): Promise<Run
 
   /** An error in the envelope, written straight to a socket the router never got a request for. */
   function refuseOnSocket(socket: Socket, code: WrapperErrorCode, message: string, logFields: object): void {
-    refused.add(socket);
+    conns.refused.add(socket);
     const requestId = newRequestId();
     const status = wrapperErrors[code].status;
     log.info({ requestId, status, code, ...logFields }, 'malformed request refused');
     writeRawErrorResponse(socket, { status, code, message, requestId }, REFUSAL_LINGER_MS);
   }
+}
 
+async function listen(server: http.Server, port: number, host: string, router: WrapperRouter): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(opts.port ?? config.MAILSVC_WRAPPER_PORT, host, () => resolve());
+      server.listen(port, host, () => resolve());
     });
   } catch (err) {
     // A busy port is reported, not fatal, in `mailsvc start`: leave no Redis client behind.
     await router.close();
     throw err;
   }
-  const port = (server.address() as AddressInfo).port;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+}
 
-  async function close(): Promise<void> {
-    isClosing = true;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Nothing of these has reached the core: idle kept-alive connections, and clients still
-    // sending headers or a body.
-    for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
-    if (busy.size > 0) {
-      await new Promise<void>((resolve) => {
-        onIdle = resolve;
-        setTimeout(resolve, config.MAILSVC_WRAPPER_TIMEOUT_MS + 1_000).unref();
-      });
-    }
-    for (const socket of sockets) socket.destroy();
-    await closed;
-    await router.close();
+/** RunningWrapper.close(): see there. */
+async function closeGracefully(server: http.Server, { router, config, conns }: Served): Promise<void> {
+  conns.isClosing = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Nothing of these has reached the core: idle kept-alive connections, and clients still
+  // sending headers or a body.
+  for (const socket of conns.sockets) if (!conns.busy.has(socket)) socket.destroy();
+  if (conns.busy.size > 0) {
+    await new Promise<void>((resolve) => {
+      conns.onIdle = resolve;
+      setTimeout(resolve, config.MAILSVC_WRAPPER_TIMEOUT_MS + 1_000).unref();
+    });
   }
-
-  return { url, port, router, server, close };
+  for (const socket of conns.sockets) socket.destroy();
+  await closed;
+  await router.close();
 }
