@@ -1,4 +1,7 @@
-import type { Db } from '../schema.js';
+// API keys: the lookup authentication makes, and the admin use-cases' writes (never the secret
+// back out: only its SHA-256 is stored).
+import type { Insertable, Selectable } from 'kysely';
+import type { ApiKeysTable, Db } from '../schema.js';
 
 /** A key with everything authentication and access checks need, in one round trip. */
 export async function findKeyScope(db: Db, keyId: string) {
@@ -42,3 +45,34 @@ export async function findKeyScope(db: Db, keyId: string) {
 }
 
 export type KeyScopeRow = NonNullable<Awaited<ReturnType<typeof findKeyScope>>>;
+
+/** What an admin may see of a key: everything but the hash of its secret. */
+const KEY_COLUMNS = ['id', 'tenant_id', 'environment_id', 'hint', 'created_at', 'revoked_at'] as const;
+export type ApiKeyRow = Omit<Selectable<ApiKeysTable>, 'secret_sha256'>;
+
+export function insertApiKey(db: Db, key: Insertable<ApiKeysTable>) {
+  return db.insertInto('api_keys').values(key).returning(KEY_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** When the key was revoked (null: it is live); undefined when there is no such key. */
+export function findKeyRevocation(db: Db, id: string) {
+  return db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', id).executeTakeFirst();
+}
+
+export function setKeyRevokedAt(db: Db, id: string, revokedAt: Date) {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: revokedAt })
+    .where('id', '=', id)
+    .returning(KEY_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export function listApiKeys(db: Db, environmentId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(KEY_COLUMNS)
+    .where('environment_id', '=', environmentId)
+    .orderBy('id')
+    .execute();
+}

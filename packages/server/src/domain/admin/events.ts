@@ -3,7 +3,7 @@
 // POST /v1/events/ses accepts for it. Each change is audited in the command's transaction.
 import { randomBytes } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
-import { insertAuditEvent } from '../../db/repositories/audit.js';
+import { auditedChange } from '../../db/repositories/audit.js';
 import {
   deleteSesTopic,
   expireIntakeSecret,
@@ -15,7 +15,7 @@ import {
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { IdOf, Strict } from './schemas.js';
-import { type AdminDeps, requireEnvironment } from './tenancy.js';
+import { type AdminDeps, requireEnvironment } from './scope.js';
 
 /** How long a replaced secret keeps verifying, so a relay can be switched over without loss. */
 export const SECRET_ROTATION_GRACE_MS = 24 * 3_600_000;
@@ -37,25 +37,26 @@ export async function createIntakeSecret(
   // Standard Webhooks secrets: whsec_ and base64 of 24 to 64 random bytes.
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const graceUntil = new Date(now.getTime() + SECRET_ROTATION_GRACE_MS);
-  const retired = await insertIntakeSecret(deps.db, {
-    id,
-    environmentId: env.id,
-    tenantId: env.tenant_id,
-    secret,
-    now,
-    graceUntil,
-  });
-  await insertAuditEvent(
+  const retired = await auditedChange(
     deps.db,
-    {
+    now,
+    (trx) =>
+      insertIntakeSecret(trx, {
+        id,
+        environmentId: env.id,
+        tenantId: env.tenant_id,
+        secret,
+        now,
+        graceUntil,
+      }),
+    (retired) => ({
       tenantId: env.tenant_id,
       actor,
       action: 'events.create-secret',
       targetType: 'environment',
       targetId: env.id,
       details: { secretId: id, retiredSecrets: retired },
-    },
-    now,
+    }),
   );
   return {
     secret: {
@@ -82,25 +83,24 @@ export const AddSesTopicInput = Strict({
 export async function addSesTopic(deps: AdminDeps, input: Static<typeof AddSesTopicInput>, actor: string) {
   const env = await requireEnvironment(deps.db, input.environment);
   const now = deps.clock.now();
-  const added = await insertSesTopic(deps.db, {
-    topicArn: input.topicArn,
-    environmentId: env.id,
-    tenantId: env.tenant_id,
-    now,
-  });
-  if (!added) throw new ApiError('conflict', `The SNS topic ${input.topicArn} is already registered.`);
-  await insertAuditEvent(
+  const added = await auditedChange(
     deps.db,
-    {
-      tenantId: env.tenant_id,
-      actor,
-      action: 'events.add-ses-topic',
-      targetType: 'environment',
-      targetId: env.id,
-      details: { topicArn: input.topicArn },
-    },
     now,
+    (trx) =>
+      insertSesTopic(trx, { topicArn: input.topicArn, environmentId: env.id, tenantId: env.tenant_id, now }),
+    (added) =>
+      added
+        ? {
+            tenantId: env.tenant_id,
+            actor,
+            action: 'events.add-ses-topic',
+            targetType: 'environment',
+            targetId: env.id,
+            details: { topicArn: input.topicArn },
+          }
+        : null,
   );
+  if (!added) throw new ApiError('conflict', `The SNS topic ${input.topicArn} is already registered.`);
   return { topic: { topicArn: input.topicArn, environmentId: env.id, sesUrl: endpoints(deps).sesUrl } };
 }
 
@@ -130,20 +130,23 @@ export async function revokeIntakeSecret(
   actor: string,
 ) {
   const now = deps.clock.now();
-  const row = await expireIntakeSecret(deps.db, input.id, now);
-  if (!row) throw new ApiError('not_found', `No intake secret ${input.id}.`);
-  await insertAuditEvent(
+  const row = await auditedChange(
     deps.db,
-    {
-      tenantId: row.tenantId,
-      actor,
-      action: 'events.revoke-secret',
-      targetType: 'environment',
-      targetId: row.environmentId,
-      details: { secretId: input.id },
-    },
     now,
+    (trx) => expireIntakeSecret(trx, input.id, now),
+    (row) =>
+      row
+        ? {
+            tenantId: row.tenantId,
+            actor,
+            action: 'events.revoke-secret',
+            targetType: 'environment',
+            targetId: row.environmentId,
+            details: { secretId: input.id },
+          }
+        : null,
   );
+  if (!row) throw new ApiError('not_found', `No intake secret ${input.id}.`);
   return {
     secret: {
       id: input.id,
@@ -160,19 +163,22 @@ export async function removeSesTopic(
   actor: string,
 ) {
   const now = deps.clock.now();
-  const row = await deleteSesTopic(deps.db, input.topicArn);
-  if (!row) throw new ApiError('not_found', `The SNS topic ${input.topicArn} is not registered.`);
-  await insertAuditEvent(
+  const row = await auditedChange(
     deps.db,
-    {
-      tenantId: row.tenantId,
-      actor,
-      action: 'events.remove-ses-topic',
-      targetType: 'environment',
-      targetId: row.environmentId,
-      details: { topicArn: input.topicArn },
-    },
     now,
+    (trx) => deleteSesTopic(trx, input.topicArn),
+    (row) =>
+      row
+        ? {
+            tenantId: row.tenantId,
+            actor,
+            action: 'events.remove-ses-topic',
+            targetType: 'environment',
+            targetId: row.environmentId,
+            details: { topicArn: input.topicArn },
+          }
+        : null,
   );
+  if (!row) throw new ApiError('not_found', `The SNS topic ${input.topicArn} is not registered.`);
   return { topic: { topicArn: input.topicArn, environmentId: row.environmentId, removed: true } };
 }

@@ -1,6 +1,7 @@
 // The admin use-cases by name. The CLI (`mailsvc admin <group> <action>`) and the admin API
 // (`POST /admin/v1/<group>/<action>`) both dispatch through this table.
 import type { Static, TObject } from '@sinclair/typebox';
+import { inTransaction } from '../../db/transaction.js';
 import type { KeyLookupCache } from '../auth/authenticate.js';
 import { BootstrapInput, bootstrap } from './bootstrap.js';
 import {
@@ -34,6 +35,7 @@ import {
   setReturnPath,
   showUsage,
 } from './keys-domains-usage.js';
+import { CreatePlanInput, createPlan, UpdatePlanInput, updatePlan } from './plans.js';
 import {
   ClearComplaintInput,
   clearComplaint,
@@ -46,14 +48,12 @@ import {
   UnsuppressRecipientInput,
   unsuppressRecipient,
 } from './recipients.js';
+import type { AdminDeps } from './scope.js';
 import {
-  type AdminDeps,
   CreateEnvironmentInput,
-  CreatePlanInput,
   CreateProjectInput,
   CreateTenantInput,
   createEnvironment,
-  createPlan,
   createProject,
   createTenant,
   DeleteEnvironmentInput,
@@ -69,11 +69,9 @@ import {
   listProjects,
   listTenants,
   UpdateEnvironmentInput,
-  UpdatePlanInput,
   UpdateProjectInput,
   UpdateTenantInput,
   updateEnvironment,
-  updatePlan,
   updateProject,
   updateTenant,
 } from './tenancy.js';
@@ -97,9 +95,9 @@ const command = <S extends TObject>(c: AdminCommand<S>): AdminCommand =>
   ({
     ...c,
     async run(deps, input, actor) {
-      const result = await deps.db
-        .transaction()
-        .execute((trx) => c.run({ ...deps, db: trx }, input as Static<S>, actor));
+      const result = await inTransaction(deps.db, (trx) =>
+        c.run({ ...deps, db: trx }, input as Static<S>, actor),
+      );
       deps.keyCache?.clear();
       return result;
     },

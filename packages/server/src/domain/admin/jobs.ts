@@ -2,12 +2,12 @@
 // paused, cancel one (its waiting messages become `canceled`). Each change is audited in the
 // command's transaction.
 import type { Static } from '@sinclair/typebox';
-import { insertAuditEvent } from '../../db/repositories/audit.js';
+import { auditedChange } from '../../db/repositories/audit.js';
 import { cancelBulkJob, findBulkJob, resumeBulkJob } from '../../db/repositories/bulk.js';
 import { ApiError } from '../../errors.js';
 import { toBulkJob } from '../bulk/get-bulk-send.js';
 import { IdOf, Strict } from './schemas.js';
-import type { AdminDeps } from './tenancy.js';
+import type { AdminDeps } from './scope.js';
 
 export const JobInput = Strict({ id: IdOf('job') });
 
@@ -31,18 +31,18 @@ export async function resumeJob(deps: AdminDeps, input: Static<typeof JobInput>,
     );
   }
   const now = deps.clock.now();
-  await resumeBulkJob(deps.db, input.id, now);
-  await insertAuditEvent(
+  await auditedChange(
     deps.db,
-    {
+    now,
+    (trx) => resumeBulkJob(trx, input.id, now),
+    () => ({
       tenantId,
       actor,
       action: 'jobs.resume',
       targetType: 'bulk_job',
       targetId: input.id,
       details: { previousStatus: job.status },
-    },
-    now,
+    }),
   );
   return { job: { id: input.id, status: 'running' } };
 }
@@ -56,18 +56,18 @@ export async function cancelJob(deps: AdminDeps, input: Static<typeof JobInput>,
     );
   }
   const now = deps.clock.now();
-  const result = await cancelBulkJob(deps.db, input.id, now);
-  await insertAuditEvent(
+  const result = await auditedChange(
     deps.db,
-    {
+    now,
+    (trx) => cancelBulkJob(trx, input.id, now),
+    (result) => ({
       tenantId,
       actor,
       action: 'jobs.cancel',
       targetType: 'bulk_job',
       targetId: input.id,
       details: { previousStatus: job.status, canceledMessages: result?.canceled ?? 0 },
-    },
-    now,
+    }),
   );
   return { job: { id: input.id, status: 'canceled', canceledMessages: result?.canceled ?? 0 } };
 }

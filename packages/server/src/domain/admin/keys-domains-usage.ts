@@ -1,8 +1,21 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { Updateable } from 'kysely';
-import { insertAuditEvent } from '../../db/repositories/audit.js';
+import {
+  findKeyRevocation,
+  insertApiKey,
+  listApiKeys,
+  setKeyRevokedAt,
+} from '../../db/repositories/api-keys.js';
+import { auditedChange } from '../../db/repositories/audit.js';
+import {
+  changeSendingDomain,
+  type DomainOwner,
+  findDomainOfOwner,
+  insertSendingDomain,
+  listSendingDomains,
+  type SendingDomainChange,
+} from '../../db/repositories/sending-domains.js';
+import { findPlan } from '../../db/repositories/tenancy.js';
 import { readTenantUsage } from '../../db/repositories/usage.js';
-import type { SendingDomainsTable } from '../../db/schema.js';
 import { generateDkimKeyPair } from '../../delivery/dkim.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -12,7 +25,7 @@ import { usagePeriod } from '../quota/period.js';
 import { monthlyStatus } from '../quota/quota-rule.js';
 import { domainRecord, keyRecord } from './records.js';
 import { IdOf, Month, Strict } from './schemas.js';
-import { type AdminDeps, requireEnvironment, requireProject, requireTenant } from './tenancy.js';
+import { type AdminDeps, notFound, requireEnvironment, requireProject, requireTenant } from './scope.js';
 
 // ---- keys
 
@@ -21,22 +34,25 @@ export async function createKey(deps: AdminDeps, input: Static<typeof CreateKeyI
   const environment = await requireEnvironment(deps.db, input.environment);
   const now = deps.clock.now();
   const key = generateApiKey(now.getTime());
-  const row = await deps.db
-    .insertInto('api_keys')
-    .values({
-      id: key.id,
-      tenant_id: environment.tenant_id,
-      environment_id: environment.id,
-      secret_sha256: key.secretSha256,
-      hint: key.hint,
-      created_at: now,
-    })
-    .returning(['id', 'tenant_id', 'environment_id', 'hint', 'created_at', 'revoked_at'])
-    .executeTakeFirstOrThrow();
-  await insertAuditEvent(
+  const row = await auditedChange(
     deps.db,
-    { tenantId: row.tenant_id, actor, action: 'api_key.created', targetType: 'api_key', targetId: row.id },
     now,
+    (trx) =>
+      insertApiKey(trx, {
+        id: key.id,
+        tenant_id: environment.tenant_id,
+        environment_id: environment.id,
+        secret_sha256: key.secretSha256,
+        hint: key.hint,
+        created_at: now,
+      }),
+    (row) => ({
+      tenantId: row.tenant_id,
+      actor,
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: row.id,
+    }),
   );
   // The full key is returned here and never again.
   return { key: keyRecord(row), apiKey: key.token };
@@ -45,38 +61,31 @@ export async function createKey(deps: AdminDeps, input: Static<typeof CreateKeyI
 export const RevokeKeyInput = Strict({ id: IdOf('key') });
 export async function revokeKey(deps: AdminDeps, input: Static<typeof RevokeKeyInput>, actor: string) {
   const now = deps.clock.now();
-  const existing = await deps.db
-    .selectFrom('api_keys')
-    .select(['revoked_at'])
-    .where('id', '=', input.id)
-    .executeTakeFirst();
+  const existing = await findKeyRevocation(deps.db, input.id);
   if (!existing) throw new ApiError('not_found', `No API key ${input.id}.`);
-  const row = await deps.db
-    .updateTable('api_keys')
-    .set({ revoked_at: existing.revoked_at ?? now })
-    .where('id', '=', input.id)
-    .returning(['id', 'tenant_id', 'environment_id', 'hint', 'created_at', 'revoked_at'])
-    .executeTakeFirstOrThrow();
-  if (!existing.revoked_at) {
-    await insertAuditEvent(
-      deps.db,
-      { tenantId: row.tenant_id, actor, action: 'api_key.revoked', targetType: 'api_key', targetId: row.id },
-      now,
-    );
-  }
+  // Revoking a revoked key changes nothing and records nothing.
+  const row = await auditedChange(
+    deps.db,
+    now,
+    (trx) => setKeyRevokedAt(trx, input.id, existing.revoked_at ?? now),
+    (row) =>
+      existing.revoked_at
+        ? null
+        : {
+            tenantId: row.tenant_id,
+            actor,
+            action: 'api_key.revoked',
+            targetType: 'api_key',
+            targetId: row.id,
+          },
+  );
   return { key: keyRecord(row) };
 }
 
 export const ListKeysInput = Strict({ environment: IdOf('env') });
 export async function listKeys(deps: AdminDeps, input: Static<typeof ListKeysInput>) {
   await requireEnvironment(deps.db, input.environment);
-  const rows = await deps.db
-    .selectFrom('api_keys')
-    .select(['id', 'tenant_id', 'environment_id', 'hint', 'created_at', 'revoked_at'])
-    .where('environment_id', '=', input.environment)
-    .orderBy('id')
-    .execute();
-  return { keys: rows.map(keyRecord) };
+  return { keys: (await listApiKeys(deps.db, input.environment)).map(keyRecord) };
 }
 
 // ---- sending domains
@@ -90,7 +99,48 @@ export const AddDomainInput = Strict({
   environment: Type.Optional(IdOf('env')),
 });
 export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainInput>, actor: string) {
-  const domain = parseDomain(input.domain);
+  const domain = registrableDomain(deps, input.domain);
+  const owner = await domainOwner(deps, input);
+  const taken = await findDomainOfOwner(deps.db, owner);
+  if (taken) {
+    throw new ApiError('conflict', `This ${owner.scope} already has the sending domain ${taken.domain}.`);
+  }
+  const now = deps.clock.now();
+  const dkim = generateDkimKeyPair(now);
+  const row = await auditedChange(
+    deps.db,
+    now,
+    (trx) =>
+      insertSendingDomain(trx, {
+        id: newId('dom', now.getTime()),
+        domain,
+        ...owner,
+        status: 'pending',
+        dkim_selector: dkim.selector,
+        dkim_private_key: dkim.privateKeyPem,
+        dkim_public_key: dkim.publicKeyPem,
+        created_at: now,
+        updated_at: now,
+      }),
+    (row) =>
+      row
+        ? {
+            tenantId: row.tenant_id,
+            actor,
+            action: 'domain.added',
+            targetType: 'sending_domain',
+            targetId: row.id,
+            details: { domain },
+          }
+        : null,
+  );
+  if (!row) throw new ApiError('conflict', `The domain ${domain} is already registered.`);
+  return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
+}
+
+/** The domain name, normalised; refused when it is not one or is the service's own. */
+function registrableDomain(deps: AdminDeps, name: string): string {
+  const domain = parseDomain(name);
   if (!domain) {
     throw new ApiError('invalid_request', 'Not a domain name.', [
       { path: '/domain', message: 'must be a domain such as mail.example.com' },
@@ -108,76 +158,30 @@ export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainI
       ]);
     }
   }
+  return domain;
+}
+
+/** The one tenant, project or environment the domain is for; 404 for an unknown one. */
+async function domainOwner(
+  deps: AdminDeps,
+  input: { tenant?: string; project?: string; environment?: string },
+): Promise<DomainOwner> {
   const owners = [input.tenant, input.project, input.environment].filter((v) => v !== undefined);
   if (owners.length !== 1) {
     throw new ApiError('invalid_request', 'Give exactly one of tenant, project or environment.', [
       { path: '/', message: 'exactly one of tenant, project, environment is required' },
     ]);
   }
-  let owner: {
-    tenant_id: string;
-    project_id: string | null;
-    environment_id: string | null;
-    scope: 'tenant' | 'project' | 'environment';
-  };
   if (input.tenant) {
     const t = await requireTenant(deps.db, input.tenant);
-    owner = { tenant_id: t.id, project_id: null, environment_id: null, scope: 'tenant' };
-  } else if (input.project) {
+    return { tenant_id: t.id, project_id: null, environment_id: null, scope: 'tenant' };
+  }
+  if (input.project) {
     const p = await requireProject(deps.db, input.project);
-    owner = { tenant_id: p.tenant_id, project_id: p.id, environment_id: null, scope: 'project' };
-  } else {
-    const e = await requireEnvironment(deps.db, input.environment!);
-    owner = { tenant_id: e.tenant_id, project_id: e.project_id, environment_id: e.id, scope: 'environment' };
+    return { tenant_id: p.tenant_id, project_id: p.id, environment_id: null, scope: 'project' };
   }
-  const taken = await deps.db
-    .selectFrom('sending_domains')
-    .select('domain')
-    .where('tenant_id', '=', owner.tenant_id)
-    .where((eb) =>
-      owner.project_id ? eb('project_id', '=', owner.project_id) : eb('project_id', 'is', null),
-    )
-    .where((eb) =>
-      owner.environment_id
-        ? eb('environment_id', '=', owner.environment_id)
-        : eb('environment_id', 'is', null),
-    )
-    .executeTakeFirst();
-  if (taken) {
-    throw new ApiError('conflict', `This ${owner.scope} already has the sending domain ${taken.domain}.`);
-  }
-  const now = deps.clock.now();
-  const dkim = generateDkimKeyPair(now);
-  const row = await deps.db
-    .insertInto('sending_domains')
-    .values({
-      id: newId('dom', now.getTime()),
-      domain,
-      ...owner,
-      status: 'pending',
-      dkim_selector: dkim.selector,
-      dkim_private_key: dkim.privateKeyPem,
-      dkim_public_key: dkim.publicKeyPem,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('domain').doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new ApiError('conflict', `The domain ${domain} is already registered.`);
-  await insertAuditEvent(
-    deps.db,
-    {
-      tenantId: row.tenant_id,
-      actor,
-      action: 'domain.added',
-      targetType: 'sending_domain',
-      targetId: row.id,
-      details: { domain },
-    },
-    now,
-  );
-  return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
+  const e = await requireEnvironment(deps.db, input.environment!);
+  return { tenant_id: e.tenant_id, project_id: e.project_id, environment_id: e.id, scope: 'environment' };
 }
 
 export const SetDomainStatusInput = Strict({
@@ -220,39 +224,36 @@ async function changeDomain(
   deps: AdminDeps,
   name: string,
   actor: string,
-  change: Pick<Updateable<SendingDomainsTable>, 'status' | 'return_path_status'>,
+  change: SendingDomainChange,
   action: string,
   details: Record<string, unknown>,
 ) {
   const domain = parseDomain(name) ?? name;
   const now = deps.clock.now();
-  const row = await deps.db
-    .updateTable('sending_domains')
-    .set({ ...change, updated_at: now })
-    .where('domain', '=', domain)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No sending domain ${domain}.`);
-  await insertAuditEvent(
+  const row = await auditedChange(
     deps.db,
-    {
-      tenantId: row.tenant_id,
-      actor,
-      action,
-      targetType: 'sending_domain',
-      targetId: row.id,
-      details: { domain, ...details },
-    },
     now,
+    (trx) => changeSendingDomain(trx, domain, change, now),
+    (row) =>
+      row
+        ? {
+            tenantId: row.tenant_id,
+            actor,
+            action,
+            targetType: 'sending_domain',
+            targetId: row.id,
+            details: { domain, ...details },
+          }
+        : null,
   );
+  if (!row) throw new ApiError('not_found', `No sending domain ${domain}.`);
   return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
 }
 
 export const ListDomainsInput = Strict({ tenant: Type.Optional(IdOf('ten')) });
 export async function listDomains(deps: AdminDeps, input: Static<typeof ListDomainsInput>) {
-  let q = deps.db.selectFrom('sending_domains').selectAll().orderBy('domain');
-  if (input.tenant) q = q.where('tenant_id', '=', input.tenant);
-  return { domains: (await q.execute()).map((d) => domainRecord(d, deps.config.MAILSVC_INBOUND_MX_HOST)) };
+  const rows = await listSendingDomains(deps.db, { tenantId: input.tenant });
+  return { domains: rows.map((d) => domainRecord(d, deps.config.MAILSVC_INBOUND_MX_HOST)) };
 }
 
 // ---- usage
@@ -263,11 +264,9 @@ export const ShowUsageInput = Strict({
 });
 export async function showUsage(deps: AdminDeps, input: Static<typeof ShowUsageInput>) {
   const tenant = await requireTenant(deps.db, input.tenant);
-  const plan = await deps.db
-    .selectFrom('plans')
-    .selectAll()
-    .where('id', '=', tenant.plan_id)
-    .executeTakeFirstOrThrow();
+  // A tenant's plan always exists (tenants.plan_id references plans).
+  const plan = await findPlan(deps.db, tenant.plan_id);
+  if (!plan) throw notFound('plan', tenant.plan_id);
   const period = input.period ?? usagePeriod(deps.clock.now()).id;
   const usage = await readTenantUsage(deps.db, tenant.id, period);
   return {

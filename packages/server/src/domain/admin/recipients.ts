@@ -2,16 +2,22 @@
 // complaint — facts about a mailbox that only an operator may override, each audited in the
 // same transaction as the change (the admin command's) — and the audit trail itself.
 import { type Static, Type } from '@sinclair/typebox';
-import { toRecipientState } from '../../db/recipient-state.js';
-import { insertAuditEvent } from '../../db/repositories/audit.js';
+import { auditedChange, listAuditEvents } from '../../db/repositories/audit.js';
 import { findRecipient } from '../../db/repositories/recipients.js';
+import {
+  clearRecipientComplaint,
+  liftRecipientSuppression,
+  type RecipientKey,
+  suppressRecipientUntil,
+} from '../../db/repositories/recipients-admin.js';
+import type { Db } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { recipientStateName } from '../recipients/eligibility.js';
 import { recipientStatusOf, STATUS_MESSAGES_DEFAULT } from '../recipients/get-recipient-status.js';
 import { parseTimestamp } from '../timestamp.js';
 import { IdOf, Strict, Timestamp } from './schemas.js';
-import { type AdminDeps, requireEnvironment, requireTenant } from './tenancy.js';
+import { type AdminDeps, requireEnvironment, requireTenant } from './scope.js';
 
 const RecipientInput = {
   environment: IdOf('env'),
@@ -50,34 +56,29 @@ async function changeRecipient(
   input: { environment: string; email: string },
   actor: string,
   action: string,
-  change: (q: { environmentId: string; tenantId: string; email: string; now: Date }) => Promise<number>,
+  change: (trx: Db, q: RecipientKey & { tenantId: string }, now: Date) => Promise<number>,
   extra: Record<string, unknown> = {},
 ) {
   const env = await requireEnvironment(deps.db, input.environment);
   const parsed = address(input.email);
   const now = deps.clock.now();
-  const previousState = recipientStateName(
-    toRecipientState(await findRecipient(deps.db, env.id, parsed.address)),
-    now,
-  );
-  const changed = await change({
-    environmentId: env.id,
-    tenantId: env.tenant_id,
-    email: parsed.address,
-    now,
-  });
   const emailMasked = maskEmail(parsed.address);
-  await insertAuditEvent(
+  await auditedChange(
     deps.db,
-    {
+    now,
+    async (trx) => {
+      const previousState = recipientStateName(await findRecipient(trx, env.id, parsed.address, now));
+      const q = { environmentId: env.id, tenantId: env.tenant_id, email: parsed.address };
+      return { previousState, changed: await change(trx, q, now) };
+    },
+    ({ previousState, changed }) => ({
       tenantId: env.tenant_id,
       actor,
       action,
       targetType: 'recipient',
       targetId: `${env.id}:${emailMasked}`,
       details: { environmentId: env.id, emailMasked, previousState, hasChanged: changed > 0, ...extra },
-    },
-    now,
+    }),
   );
   return recipientStatusOf(deps.db, env.id, parsed, now, STATUS_MESSAGES_DEFAULT);
 }
@@ -97,25 +98,7 @@ export async function suppressRecipient(
     input,
     actor,
     'recipient.suppressed',
-    async (q) => {
-      const until = new Date(q.now.getTime() + days * DAY_MS);
-      const rows = await deps.db
-        .insertInto('recipients')
-        .values({
-          environment_id: q.environmentId,
-          tenant_id: q.tenantId,
-          email: q.email,
-          suppressed_until: until,
-          created_at: q.now,
-          updated_at: q.now,
-        })
-        .onConflict((oc) =>
-          oc.columns(['environment_id', 'email']).doUpdateSet({ suppressed_until: until, updated_at: q.now }),
-        )
-        .returning('email')
-        .execute();
-      return rows.length;
-    },
+    (trx, q, now) => suppressRecipientUntil(trx, q, new Date(now.getTime() + days * DAY_MS), now),
     { days },
   );
 }
@@ -127,23 +110,7 @@ export async function unsuppressRecipient(
   input: Static<typeof UnsuppressRecipientInput>,
   actor: string,
 ) {
-  return changeRecipient(deps, input, actor, 'recipient.unsuppressed', async (q) => {
-    const rows = await deps.db
-      .updateTable('recipients')
-      .set({ cooldown_until: null, suppressed_until: null, bounce_streak: 0, updated_at: q.now })
-      .where('environment_id', '=', q.environmentId)
-      .where('email', '=', q.email)
-      .where((eb) =>
-        eb.or([
-          eb('cooldown_until', 'is not', null),
-          eb('suppressed_until', 'is not', null),
-          eb('bounce_streak', '>', 0),
-        ]),
-      )
-      .returning('email')
-      .execute();
-    return rows.length;
-  });
+  return changeRecipient(deps, input, actor, 'recipient.unsuppressed', liftRecipientSuppression);
 }
 
 export const ClearComplaintInput = Strict(RecipientInput);
@@ -153,17 +120,7 @@ export async function clearComplaint(
   input: Static<typeof ClearComplaintInput>,
   actor: string,
 ) {
-  return changeRecipient(deps, input, actor, 'recipient.complaint_cleared', async (q) => {
-    const rows = await deps.db
-      .updateTable('recipients')
-      .set({ complained_at: null, updated_at: q.now })
-      .where('environment_id', '=', q.environmentId)
-      .where('email', '=', q.email)
-      .where('complained_at', 'is not', null)
-      .returning('email')
-      .execute();
-    return rows.length;
-  });
+  return changeRecipient(deps, input, actor, 'recipient.complaint_cleared', clearRecipientComplaint);
 }
 
 // ---- audit
@@ -176,23 +133,16 @@ export const ListAuditInput = Strict({
 /** A tenant's audit events, newest first (addresses only ever masked in them). */
 export async function listAudit(deps: AdminDeps, input: Static<typeof ListAuditInput>) {
   await requireTenant(deps.db, input.tenant);
-  let q = deps.db
-    .selectFrom('audit_events')
-    .select(['id', 'actor', 'action', 'target_type', 'target_id', 'details', 'created_at'])
-    .where('tenant_id', '=', input.tenant);
+  let since: Date | undefined;
   if (input.since !== undefined) {
-    const since = parseTimestamp(input.since);
-    if (!since)
+    const parsed = parseTimestamp(input.since);
+    if (!parsed)
       throw new ApiError('invalid_request', 'Invalid --since.', [
         { path: '/since', message: 'must be an RFC 3339 time' },
       ]);
-    q = q.where('created_at', '>=', since);
+    since = parsed;
   }
-  const rows = await q
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(input.limit ?? 100)
-    .execute();
+  const rows = await listAuditEvents(deps.db, { tenantId: input.tenant, since, limit: input.limit ?? 100 });
   return {
     events: rows.map((r) => ({
       id: r.id,

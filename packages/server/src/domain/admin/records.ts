@@ -1,19 +1,12 @@
 // The JSON shape of each admin record: camelCase, ISO timestamps, never a secret.
-import type { Selectable } from 'kysely';
-import type {
-  ApiKeysTable,
-  EnvironmentsTable,
-  PlansTable,
-  ProjectsTable,
-  SendingDomainsTable,
-  TenantsTable,
-} from '../../db/schema.js';
-
+import type { ApiKeyRow } from '../../db/repositories/api-keys.js';
+import type { SendingDomainRow } from '../../db/repositories/sending-domains.js';
+import type { EnvironmentRow, PlanRow, ProjectRow, TenantRow } from '../../db/repositories/tenancy.js';
 import { dkimTxtValue } from '../../delivery/dkim.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export const planRecord = (p: Selectable<PlansTable>) => ({
+export const planRecord = (p: PlanRow) => ({
   id: p.id,
   monthlyLimit: p.monthly_limit,
   overageAllowed: p.overage_allowed,
@@ -23,7 +16,7 @@ export const planRecord = (p: Selectable<PlansTable>) => ({
   updatedAt: iso(p.updated_at),
 });
 
-export const tenantRecord = (t: Selectable<TenantsTable>) => ({
+export const tenantRecord = (t: TenantRow) => ({
   id: t.id,
   name: t.name,
   planId: t.plan_id,
@@ -34,7 +27,7 @@ export const tenantRecord = (t: Selectable<TenantsTable>) => ({
   deletedAt: iso(t.deleted_at),
 });
 
-export const projectRecord = (p: Selectable<ProjectsTable>) => ({
+export const projectRecord = (p: ProjectRow) => ({
   id: p.id,
   tenantId: p.tenant_id,
   name: p.name,
@@ -52,7 +45,7 @@ export const projectRecord = (p: Selectable<ProjectsTable>) => ({
   deletedAt: iso(p.deleted_at),
 });
 
-export const environmentRecord = (e: Selectable<EnvironmentsTable>) => ({
+export const environmentRecord = (e: EnvironmentRow) => ({
   id: e.id,
   tenantId: e.tenant_id,
   projectId: e.project_id,
@@ -67,7 +60,7 @@ export const environmentRecord = (e: Selectable<EnvironmentsTable>) => ({
   deletedAt: iso(e.deleted_at),
 });
 
-export const keyRecord = (k: Omit<Selectable<ApiKeysTable>, 'secret_sha256'>) => ({
+export const keyRecord = (k: ApiKeyRow) => ({
   id: k.id,
   tenantId: k.tenant_id,
   environmentId: k.environment_id,
@@ -77,7 +70,7 @@ export const keyRecord = (k: Omit<Selectable<ApiKeysTable>, 'secret_sha256'>) =>
   revokedAt: iso(k.revoked_at),
 });
 
-export const domainRecord = (d: Selectable<SendingDomainsTable>, mxHost: string) => ({
+export const domainRecord = (d: SendingDomainRow, mxHost: string) => ({
   id: d.id,
   domain: d.domain,
   scope: d.scope,
