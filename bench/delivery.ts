@@ -21,7 +21,7 @@ import { loadConfig } from '../packages/server/src/config.js';
 import { SIGNED_HEADERS } from '../packages/server/src/delivery/dkim.js';
 import { smtpTransport } from '../packages/server/src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../packages/server/src/delivery/worker.js';
-import { checkDkim } from '../packages/server/src/dev-inbox/check-dkim.js';
+import { checkDkim } from '../packages/server/src/dev/inbox/check-dkim.js';
 import { openBenchTenant } from './bench-tenant.js';
 
 // The nodemailer the server uses (the root node_modules may hold an older one for other packages).

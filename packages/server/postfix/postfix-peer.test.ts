@@ -14,7 +14,7 @@ import { generateDkimKeyPair, parseDkimKey, signMessage } from '../src/delivery/
 import { buildMime } from '../src/delivery/mime.js';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import type { DeliveryOutcome, Transport } from '../src/delivery/transports/transport.js';
-import { checkDkim } from '../src/dev-inbox/check-dkim.js';
+import { checkDkim } from '../src/dev/inbox/check-dkim.js';
 import {
   type PostfixInstance,
   postfixUnavailable,

@@ -1,9 +1,9 @@
 import net from 'node:net';
 import type { RunningWrapper } from '@mailsvc/wrapper';
 import { buildApp, closeApp } from '../api/app.js';
-import { devPagesFor } from '../api/routes/dev-access.js';
-import { devPageRoutes } from '../api/routes/dev-pages.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { devPagesFor } from '../dev/dev-access.js';
+import { devPageRoutes } from '../dev/dev-pages.js';
 import { ensureDemo } from '../domain/admin/bootstrap.js';
 import { createKey } from '../domain/admin/keys-domains-usage.js';
 import { authenticate } from '../domain/auth/authenticate.js';

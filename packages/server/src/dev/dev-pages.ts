@@ -1,11 +1,11 @@
 // The dev pages as `mailsvc start` serves them (cli/serve.ts): the gallery, with its send route
 // only where devPagesFor allows it, and the dev inbox.
 import type { FastifyInstance } from 'fastify';
-import { inboxDir } from '../../delivery/transports/capture.js';
-import type { Deps } from '../../domain/deps.js';
-import { devRoutes } from './dev.js';
+import { inboxDir } from '../delivery/transports/capture.js';
+import type { Deps } from '../domain/deps.js';
 import type { DevPages } from './dev-access.js';
-import { devInboxRoutes } from './dev-inbox.js';
+import { devRoutes } from './gallery/gallery-routes.js';
+import { devInboxRoutes } from './inbox/inbox-routes.js';
 
 /** The routes to add to the app (buildApp's extraRoutes) for these pages. */
 export function devPageRoutes(deps: Deps, pages: DevPages): ((app: FastifyInstance) => void)[] {

@@ -1,8 +1,8 @@
 // The dev inbox's filters, shared by the page and the JSON API. The API reads its query strictly
 // (a misspelt parameter would otherwise return every message, and an end-to-end test would read
 // someone else's code); the page reads what it understands and ignores the rest.
-import type { CapturedEntry } from '../delivery/transports/capture.js';
-import { parseTimestamp } from '../domain/timestamp.js';
+import type { CapturedEntry } from '../../delivery/transports/capture.js';
+import { parseTimestamp } from '../../domain/timestamp.js';
 
 export interface InboxFilter {
   /** The full recipient address, any case. */

@@ -1,7 +1,7 @@
 // A captured message read back for the dev inbox: parsed with mailparser, with its links and
 // one-time codes, and the facts the Checks tab shows. mailparser is loaded on the first message
 // read (about 20 MB resident with its character-set tables), not when `mailsvc start` starts.
-import type { CapturedEntry } from '../delivery/transports/capture.js';
+import type { CapturedEntry } from '../../delivery/transports/capture.js';
 import { extractCodes } from './extract-codes.js';
 import { extractLinks, type MessageLink } from './extract-links.js';
 import { countLeafParts, type MimePart, mimeTree } from './mime-parts.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CapturedEntry } from '../delivery/transports/capture.js';
+import type { CapturedEntry } from '../../delivery/transports/capture.js';
 import { API_FILTERS, matchesFilter, parseApiQuery, parsePageQuery } from './inbox-query.js';
 
 const entry = (over: Partial<CapturedEntry> = {}): CapturedEntry => ({

@@ -8,9 +8,9 @@
 // from other origins (requireSameOrigin).
 import { isLoopbackHostHeader, isLoopbackName } from '@mailsvc/contract/http-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
-import { ApiError } from '../../errors.js';
-import { sendError } from '../errors.js';
+import { sendError } from '../api/errors.js';
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
 
 /**
  * The headers of every dev page (gallery, inbox). Scripts: only the pages' own /dev/…/app.js
@@ -26,6 +26,13 @@ export const DEV_PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data: https:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
 } as const;
+
+/** The headers of what dev routes answer that is not a page: scripts, JSON, event streams, raw mail. */
+export const DEV_API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+
+/** Answers a dev page (HTML) with DEV_PAGE_HEADERS. */
+export const sendDevPage = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).headers(DEV_PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
 
 /** onRequest of every dev page: anything not addressed to a loopback name does not exist. */
 export async function requireLoopbackHost(req: FastifyRequest, reply: FastifyReply) {

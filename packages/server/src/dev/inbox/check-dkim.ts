@@ -2,7 +2,7 @@
 // TXT record from the database (the public key mailsvc generated for the sending domain) instead
 // of DNS: a captured message is checked against the key you are asked to publish, offline.
 import { createRequire } from 'node:module';
-import { dkimTxtValue } from '../delivery/dkim.js';
+import { dkimTxtValue } from '../../delivery/dkim.js';
 
 interface MailauthDkimResult {
   signingDomain?: string;
