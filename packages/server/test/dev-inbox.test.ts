@@ -9,13 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/api/app.js';
-import { FRAME_SANDBOX } from '../src/api/pages/dev-inbox-page.js';
-import { INBOX_SCRIPT } from '../src/api/pages/dev-inbox-script.js';
-import { devInboxRoutes } from '../src/api/routes/dev-inbox.js';
 import type { Db } from '../src/db/schema.js';
 import { generateDkimKeyPair, parseDkimKey, signMessage } from '../src/delivery/dkim.js';
 import { captureTransport, inboxDir, inboxWatcherCount } from '../src/delivery/transports/capture.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
+import { FRAME_SANDBOX } from '../src/dev/inbox/inbox-page.js';
+import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
+import { INBOX_SCRIPT } from '../src/dev/inbox/inbox-script.js';
 import { newId } from '../src/ids.js';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 

@@ -5,11 +5,6 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { isJsonContentType } from '../src/api/json-body.js';
-import { FRAME_SANDBOX as INBOX_FRAME_SANDBOX } from '../src/api/pages/dev-inbox-page.js';
-import { devRoutes } from '../src/api/routes/dev.js';
-import { DEV_PAGE_HEADERS, devPagesFor, gallerySendFor } from '../src/api/routes/dev-access.js';
-import { devInboxRoutes } from '../src/api/routes/dev-inbox.js';
-import { devPageRoutes } from '../src/api/routes/dev-pages.js';
 import { loadConfig } from '../src/config.js';
 import {
   captureTransport,
@@ -18,6 +13,11 @@ import {
   readCaptured,
 } from '../src/delivery/transports/capture.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
+import { DEV_PAGE_HEADERS, devPagesFor, gallerySendFor } from '../src/dev/dev-access.js';
+import { devPageRoutes } from '../src/dev/dev-pages.js';
+import { devRoutes } from '../src/dev/gallery/gallery-routes.js';
+import { FRAME_SANDBOX as INBOX_FRAME_SANDBOX } from '../src/dev/inbox/inbox-page.js';
+import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
 import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
