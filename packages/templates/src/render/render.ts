@@ -205,33 +205,12 @@ export function compileVersion(v: TemplateVersion): CompiledVersion {
       const values: Values = { data, ph, brand };
       const subject = oneLine(fillPlaceholders(str(data.subject), ph));
       const preheader = oneLine(fillPlaceholders(str(data.preheader), ph));
-      const project = escapeHtml(ctx.projectName);
       const unsubscribe = isNotification && isHttpUrl(ctx.unsubscribeUrl) ? ctx.unsubscribeUrl : null;
       const address = isNotification ? addressLines(ctx.postalAddress) : [];
 
-      // The height keeps the logo's line when images are blocked (its alt text shows there); no width
-      // attribute, so every client (Outlook for Windows reads attributes) keeps the image's own
-      // aspect ratio, at most 160 px wide.
-      const header = isHttpsUrl(ctx.logoUrl)
-        ? `<img class="logo" src="${escapeHtml(ctx.logoUrl)}" alt="${project}" height="32" style="display:block;width:auto;max-width:160px;height:32px;border:0;font:700 18px/32px ${FONT};color:#111827">`
-        : `<span class="fg" style="font:700 18px/1.3 ${FONT};color:#111827;word-break:break-word">${project}</span>`;
-
+      const header = headerHtml(ctx);
       const footerStyle = `margin:0 0 8px;font:13px/1.6 ${FONT};color:${FOOTER_COLOR}`;
-      const footerLink = (href: string, label: string) =>
-        `<a class="muted" href="${href}" style="color:${FOOTER_COLOR};text-decoration:underline">${label}</a>`;
-      let sentBy = `Sent by ${project}.`;
-      if (ctx.supportEmail) {
-        const s = escapeHtml(ctx.supportEmail);
-        sentBy += ` Questions? ${footerLink(`mailto:${s}`, s)}`;
-      }
-      const footer = [sentBy];
-      if (isNotification) {
-        footer.push(
-          `You receive this because notifications are on for your ${project} account.` +
-            (unsubscribe ? ` ${footerLink(escapeHtml(unsubscribe), 'Unsubscribe')}` : ''),
-        );
-      }
-      if (address.length > 0) footer.push(address.map(escapeHtml).join('<br>'));
+      const footer = footerHtml(ctx, unsubscribe, address, isNotification);
 
       const body = blocks.map((b) => b.html(values)).join('');
       const html =
@@ -260,19 +239,67 @@ export function compileVersion(v: TemplateVersion): CompiledVersion {
         '</table><!--[if mso]></td></tr></table><![endif]--></td></tr></table></div></body></html>';
 
       const textParts = blocks.map((b) => b.text(values)).filter((t) => t !== '');
-      // The footer's paragraphs, in the HTML's order, a blank line between them.
-      const sentByText = [`Sent by ${ctx.projectName}.`];
-      if (ctx.supportEmail) sentByText.push(`Questions? ${ctx.supportEmail}`);
-      const textFooter = [sentByText];
-      if (isNotification) {
-        const why = [`You receive this because notifications are on for your ${ctx.projectName} account.`];
-        if (unsubscribe) why.push(`Unsubscribe: ${unsubscribe}`);
-        textFooter.push(why);
-      }
-      if (address.length > 0) textFooter.push(address);
-      const text = `${textParts.join('\n\n')}\n\n--\n${textFooter.map((p) => p.join('\n')).join('\n\n')}\n`;
+      const footerText = textFooter(ctx, unsubscribe, address, isNotification);
+      const text = `${textParts.join('\n\n')}\n\n--\n${footerText}\n`;
 
       return { subject, preheader, html, text };
     },
   };
+}
+
+/**
+ * The project's logo, else its name. The height keeps the logo's line when images are blocked (its
+ * alt text shows there); no width attribute, so every client (Outlook for Windows reads
+ * attributes) keeps the image's own aspect ratio, at most 160 px wide.
+ */
+function headerHtml(ctx: RenderContext): string {
+  const project = escapeHtml(ctx.projectName);
+  return isHttpsUrl(ctx.logoUrl)
+    ? `<img class="logo" src="${escapeHtml(ctx.logoUrl)}" alt="${project}" height="32" style="display:block;width:auto;max-width:160px;height:32px;border:0;font:700 18px/32px ${FONT};color:#111827">`
+    : `<span class="fg" style="font:700 18px/1.3 ${FONT};color:#111827;word-break:break-word">${project}</span>`;
+}
+
+/** The footer's paragraphs: who sent it, why a notification came and how to stop it, the address. */
+function footerHtml(
+  ctx: RenderContext,
+  unsubscribe: string | null,
+  address: string[],
+  isNotification: boolean,
+): string[] {
+  const project = escapeHtml(ctx.projectName);
+  const footerLink = (href: string, label: string) =>
+    `<a class="muted" href="${href}" style="color:${FOOTER_COLOR};text-decoration:underline">${label}</a>`;
+  let sentBy = `Sent by ${project}.`;
+  if (ctx.supportEmail) {
+    const s = escapeHtml(ctx.supportEmail);
+    sentBy += ` Questions? ${footerLink(`mailto:${s}`, s)}`;
+  }
+  const footer = [sentBy];
+  if (isNotification) {
+    footer.push(
+      `You receive this because notifications are on for your ${project} account.` +
+        (unsubscribe ? ` ${footerLink(escapeHtml(unsubscribe), 'Unsubscribe')}` : ''),
+    );
+  }
+  if (address.length > 0) footer.push(address.map(escapeHtml).join('<br>'));
+  return footer;
+}
+
+/** The footer's paragraphs as text, in the HTML's order, a blank line between them. */
+function textFooter(
+  ctx: RenderContext,
+  unsubscribe: string | null,
+  address: string[],
+  isNotification: boolean,
+): string {
+  const sentByText = [`Sent by ${ctx.projectName}.`];
+  if (ctx.supportEmail) sentByText.push(`Questions? ${ctx.supportEmail}`);
+  const paragraphs = [sentByText];
+  if (isNotification) {
+    const why = [`You receive this because notifications are on for your ${ctx.projectName} account.`];
+    if (unsubscribe) why.push(`Unsubscribe: ${unsubscribe}`);
+    paragraphs.push(why);
+  }
+  if (address.length > 0) paragraphs.push(address);
+  return paragraphs.map((p) => p.join('\n')).join('\n\n');
 }
