@@ -46,6 +46,11 @@ export const messageErrors = {
     status: 'failed',
     description: 'The template version could not be rendered (it no longer exists): nothing was sent.',
   },
+  internal_error: {
+    status: 'deferred',
+    description:
+      "An internal error of mailsvc interrupted the attempt (the message's timeline has an `error` event naming the step): the message is retried with the usual backoff until its expiry.",
+  },
   dkim_failed: {
     status: 'failed',
     description: "The sending domain's DKIM key could not be used: nothing was sent unsigned.",

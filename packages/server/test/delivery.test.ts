@@ -1,13 +1,6 @@
 // The worker against a real in-process SMTP server: every scripted answer ends in the right
 // message status, recipient state and number of attempts, on the harness's movable clock.
 import { createRequire } from 'node:module';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { claimMessages } from '../src/db/repositories/queue.js';
-import { smtpTransport } from '../src/delivery/transports/smtp.js';
-import { DeliveryWorker } from '../src/delivery/worker.js';
-import { verifyUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
-import { messageIdFromVerp, signedMessageIdHeader } from '../src/domain/feedback/signed-references.js';
-import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import {
   backend,
   bearer,
@@ -16,8 +9,15 @@ import {
   recipientRow,
   type Scope,
   seedScope,
-} from './harness.js';
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
+} from '@mailsvc/testkit/harness';
+import { type SmtpSink, startSmtpSink } from '@mailsvc/testkit/smtp-sink';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { claimMessages } from '../src/db/repositories/queue.js';
+import { smtpTransport } from '../src/delivery/transports/smtp.js';
+import { DeliveryWorker } from '../src/delivery/worker.js';
+import { verifyUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
+import { messageIdFromVerp, signedMessageIdHeader } from '../src/domain/feedback/signed-references.js';
+import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 
 const require = createRequire(import.meta.url);
 const { dkimVerify } = require('mailauth/lib/dkim/verify') as {
@@ -524,6 +524,46 @@ describe('headers and signature', () => {
 });
 
 describe(`wake-up (${backend})`, () => {
+  it('records an unexpected throw as an error event on the message and retries it with backoff, not after its lease', async () => {
+    const throwing = new DeliveryWorker(
+      h.runtime.deps,
+      {
+        name: 'smtp',
+        send: async () => {
+          throw new Error('a bug in a transport');
+        },
+        close: async () => {},
+      },
+      { concurrency: 4, leaseMs: 5 * MINUTE, pollMs: 60 * MINUTE },
+    );
+    await worker.drain();
+    const to = address('throws');
+    const id = await send(login(to));
+    expect(await throwing.drain()).toBe(1);
+    const row = await message(id);
+    expect(row).toMatchObject({ status: 'deferred', attempts: 1, locked_until: null, claim_token: null });
+    expect(row.last_error).toMatchObject({ code: 'internal_error' });
+    // the first delay of the retry schedule, not the 5-minute lease
+    expect(row.next_attempt_at.toISOString()).toBe(new Date(Date.parse(START) + MINUTE).toISOString());
+    const timeline = await h.request({
+      method: 'POST',
+      url: '/v1/messages/get',
+      headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
+      payload: JSON.stringify({ messageId: id }),
+    });
+    expect(timeline.json().events.map((e: { type: string }) => e.type)).toEqual(['accepted', 'error']);
+    expect(timeline.json().events[1]).toMatchObject({
+      reason: 'internal error in the send step',
+      attempt: 1,
+      nextAttemptAt: new Date(Date.parse(START) + MINUTE).toISOString(),
+    });
+    // the retry, with a transport that works, delivers it
+    h.clock.advance(MINUTE);
+    await worker.drain();
+    expect(await message(id)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(receivedFor(to)).toHaveLength(1);
+  });
+
   it('picks a new message up at once through the queue signal, not the 1-hour poll', async () => {
     const liveTransport = smtpTransport({ url: sink.url, poolSize: 1 });
     const live = new DeliveryWorker(h.runtime.deps, liveTransport, {

@@ -241,7 +241,7 @@ export interface GetRecipientStatusResult {
       /**
        * one of the message error codes (docs/errors.md)
        */
-      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "dkim_failed")
+      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed")
       /**
        * the SMTP reply or the reason
        */
@@ -307,7 +307,7 @@ export interface GetMessageResult {
       /**
        * one of the message error codes (docs/errors.md)
        */
-      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "dkim_failed")
+      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed")
       /**
        * the SMTP reply or the reason
        */
@@ -328,7 +328,7 @@ export interface GetMessageResult {
     /**
      * what happened
      */
-    type: ("accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled")
+    type: ("accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled" | "error")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -351,7 +351,7 @@ export interface GetMessageResult {
      */
     nextAttemptAt?: string
     /**
-     * why a message was suppressed
+     * why a message was suppressed, or (an `error` event) which step an internal error interrupted
      */
     reason?: string
   }[]

@@ -23,6 +23,7 @@ export const MESSAGE_EVENT_TYPES = [
   'expired',
   'failed',
   'canceled',
+  'error',
 ] as const;
 
 export const MessageEvent = Type.Object(
@@ -37,7 +38,12 @@ export const MessageEvent = Type.Object(
     response: Type.Optional(Type.String({ description: 'the SMTP reply or the report’s diagnostic' })),
     attempt: Type.Optional(Type.Integer({ minimum: 1 })),
     nextAttemptAt: Type.Optional(Timestamp),
-    reason: Type.Optional(Type.String({ description: 'why a message was suppressed' })),
+    reason: Type.Optional(
+      Type.String({
+        description:
+          'why a message was suppressed, or (an `error` event) which step an internal error interrupted',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

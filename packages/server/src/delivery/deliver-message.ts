@@ -1,6 +1,7 @@
-// One attempt at one claimed message, as named steps (claim happened in the worker):
-// re-check the recipient → render → build MIME → sign → send → record. Each step either hands on
-// to the next or ends the attempt with the status it records.
+// One attempt at one claimed message, as named steps (STEPS below; the claim happened in the
+// worker): check expiry → re-check the recipient → check bulk data → render → build MIME → sign →
+// send, then record. Each step either hands on to the next or ends the attempt with the status it
+// records; a step that throws ends it with an `error` event and a deferral (failedUnexpectedly).
 import { getTemplate, renderVersion } from '@mailsvc/templates';
 import type { AttemptRecord, ClaimedMessage } from '../db/repositories/queue.js';
 import { fillContactPlaceholders } from '../domain/bulk/contact-placeholders.js';
@@ -22,8 +23,10 @@ export interface DeliveryDeps extends Pick<Deps, 'db' | 'clock' | 'config' | 'lo
   record(r: AttemptRecord): Promise<boolean>;
 }
 
-type Ending = Omit<AttemptRecord, 'messageId' | 'claimToken' | 'now' | 'event'> & {
+export type Ending = Omit<AttemptRecord, 'messageId' | 'claimToken' | 'now' | 'event'> & {
   eventDetails: Record<string, unknown>;
+  /** The event's type when it is not the new status ('error' for an unexpected throw). */
+  eventType?: 'error';
 };
 
 const end = (
@@ -121,46 +124,62 @@ export function fromDisplayName(m: Pick<ClaimedMessage, 'fromName' | 'projectNam
   return checkDisplayName(m.projectName) === null ? m.projectName : null;
 }
 
-async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promise<Ending> {
-  if (m.expiresAt.getTime() <= now.getTime()) {
-    return end('expired', {
-      error: { code: 'expired', message: 'The message expired before it could be sent.' },
-    });
-  }
+/** What the steps of one attempt hand on to each other. */
+interface Attempt {
+  deps: DeliveryDeps;
+  m: ClaimedMessage;
+  now: Date;
+  unsubscribe?: string | null;
+  rendered?: ReturnType<typeof renderVersion>;
+  raw?: Buffer;
+  /** The verified custom domain whose return path is published, for the envelope sender. */
+  verifiedDomain?: string;
+}
 
-  // re-check: the recipient may have complained, unsubscribed or bounced since the accept
+/** A step either hands on to the next (undefined) or ends the attempt with what it records. */
+type Step = (a: Attempt) => Ending | undefined | Promise<Ending | undefined>;
+
+function checkExpiry({ m, now }: Attempt): Ending | undefined {
+  if (m.expiresAt.getTime() > now.getTime()) return undefined;
+  return end('expired', {
+    error: { code: 'expired', message: 'The message expired before it could be sent.' },
+  });
+}
+
+/** The recipient may have complained, unsubscribed or bounced since the accept (the claim's verdict). */
+function recheckRecipient({ m }: Attempt): Ending | undefined {
   const refusal = m.recipientRefusal;
-  if (refusal) {
-    return end('suppressed', {
-      error: { code: refusal, message: 'The recipient became ineligible after the message was accepted.' },
-      eventDetails: { reason: refusal },
-    });
-  }
+  if (!refusal) return undefined;
+  return end('suppressed', {
+    error: { code: refusal, message: 'The recipient became ineligible after the message was accepted.' },
+    eventDetails: { reason: refusal },
+  });
+}
 
-  // A bulk message whose job's data is gone (the job was canceled while it was in flight) is
-  // never rendered from nothing.
-  if (m.contact && m.data === null) {
-    return end('failed', {
-      error: { code: 'bulk_send_canceled', message: 'Its bulk send was canceled; nothing was sent.' },
-    });
-  }
+/** A bulk message whose job's data is gone (canceled while in flight) is never rendered from nothing. */
+function checkBulkData({ m }: Attempt): Ending | undefined {
+  if (!(m.contact && m.data === null)) return undefined;
+  return end('failed', {
+    error: { code: 'bulk_send_canceled', message: 'Its bulk send was canceled; nothing was sent.' },
+  });
+}
 
-  // render
-  let rendered: ReturnType<typeof renderVersion>;
-  const isNotification = m.category === 'notification';
-  const unsubscribe = isNotification ? unsubscribeUrl(deps, m) : null;
+function render(a: Attempt): Ending | undefined {
+  const { deps, m } = a;
+  a.unsubscribe = m.category === 'notification' ? unsubscribeUrl(deps, m) : null;
   try {
     const { version } = getTemplate(m.templateId, m.templateVersion);
     const data = m.contact ? fillContactPlaceholders(version, m.data ?? {}, m.contact) : (m.data ?? {});
-    rendered = renderVersion(version, data, {
+    a.rendered = renderVersion(version, data, {
       projectName: m.projectName,
       environmentName: m.environmentName,
       supportEmail: m.supportEmail,
       brandColor: m.brand.color,
       logoUrl: m.brand.logoUrl,
       postalAddress: m.brand.postalAddress,
-      unsubscribeUrl: unsubscribe,
+      unsubscribeUrl: a.unsubscribe,
     });
+    return undefined;
   } catch (err) {
     deps.log.error({ err, messageId: m.id }, 'render failed');
     return end('failed', {
@@ -170,9 +189,12 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
       },
     });
   }
+}
 
-  // build MIME
-  let raw = buildMime({
+function buildMessage(a: Attempt): undefined {
+  const { deps, m, now } = a;
+  const rendered = a.rendered!;
+  a.raw = buildMime({
     messageId: m.id,
     messageIdHeader: signedMessageIdHeader(deps.keys.verp, m.id, m.sendingDomain),
     from: { name: fromDisplayName(m), address: m.fromEmail },
@@ -182,34 +204,40 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
     html: rendered.html,
     text: rendered.text,
     date: now,
-    unsubscribeUrl: unsubscribe,
+    unsubscribeUrl: a.unsubscribe ?? null,
   });
+  return undefined;
+}
 
-  // sign: a domain whose key cannot be used fails its messages rather than sending them unsigned
-  let verifiedDomain: string | undefined;
+/** A domain whose key cannot be used fails its messages rather than sending them unsigned. */
+async function sign(a: Attempt): Promise<Ending | undefined> {
+  const { deps, m } = a;
   try {
     const key = await deps.dkimKeyFor(m.sendingDomain);
     if (key) {
-      raw = await signMessageAsync(raw, key);
-      if (key.hasReturnPath) verifiedDomain = m.sendingDomain;
+      a.raw = await signMessageAsync(a.raw!, key);
+      if (key.hasReturnPath) a.verifiedDomain = m.sendingDomain;
     }
+    return undefined;
   } catch (err) {
     deps.log.error({ err, messageId: m.id, domain: m.sendingDomain }, 'DKIM signing failed');
     return end('failed', {
       error: { code: 'dkim_failed', message: `The DKIM key of ${m.sendingDomain} could not be used.` },
     });
   }
+}
 
-  // send
+async function send(a: Attempt): Promise<Ending> {
+  const { deps, m } = a;
   const sendStarted = performance.now();
   const outcome = await deps.transport.send({
     messageId: m.id,
-    envelope: { from: bounceAddress(deps, m.id, verifiedDomain), to: m.toEmail },
-    raw,
+    envelope: { from: bounceAddress(deps, m.id, a.verifiedDomain), to: m.toEmail },
+    raw: a.raw!,
     priority: m.priority,
     meta: {
       templateId: m.templateId,
-      subject: rendered.subject,
+      subject: a.rendered!.subject,
       tenantId: m.tenantId,
       projectId: m.projectId,
       environmentId: m.environmentId,
@@ -221,21 +249,82 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
   return afterSend(m, outcome, deps.clock.now(), deps.config.MAILSVC_RETRY_DELAYS);
 }
 
-/** Attempts one message and records the outcome; returns the recorded status. */
-export async function deliverMessage(
+/** One attempt, in order (Postal's OutgoingMessageProcessor); the send step ends every attempt. */
+const STEPS: readonly (readonly [string, Step])[] = [
+  ['check expiry', checkExpiry],
+  ['re-check recipient', recheckRecipient],
+  ['check bulk data', checkBulkData],
+  ['render', render],
+  ['build MIME', buildMessage],
+  ['sign', sign],
+  ['send', send],
+];
+
+/**
+ * An unexpected throw (a bug, not an answer of the relay): recorded as an `error` event on the
+ * message with the step it came from, and the message deferred with the retry schedule's backoff
+ * (or expired when that falls after its expiry) instead of waiting out its lease. The caller logs
+ * the error itself (its stack is for the operator, not the timeline).
+ */
+export function failedUnexpectedly(
+  m: ClaimedMessage,
+  step: string,
+  now: Date,
+  retryDelays: readonly number[],
+): Ending {
+  const next = nextAttemptAt(now, m.attempts + 1, m.expiresAt, undefined, retryDelays);
+  const details = {
+    reason: `internal error in the ${step} step`,
+    attempt: m.attempts + 1,
+    ...(next && { nextAttemptAt: next.toISOString() }),
+  };
+  const message = `An internal error interrupted the attempt (${step}); it is retried.`;
+  return next
+    ? end('deferred', {
+        isAttempt: true,
+        nextAttemptAt: next,
+        error: { code: 'internal_error', message },
+        eventType: 'error',
+        eventDetails: details,
+      })
+    : end('expired', {
+        isAttempt: true,
+        error: { code: 'expired', message: `Retries ran out; last error: ${message}` },
+        eventType: 'error',
+        eventDetails: details,
+      });
+}
+
+async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promise<Ending> {
+  const a: Attempt = { deps, m, now };
+  for (const [name, step] of STEPS) {
+    let ending: Ending | undefined;
+    try {
+      ending = await step(a);
+    } catch (err) {
+      deps.log.error({ err, messageId: m.id, step: name }, 'delivery step failed unexpectedly');
+      return failedUnexpectedly(m, name, deps.clock.now(), deps.config.MAILSVC_RETRY_DELAYS);
+    }
+    if (ending) return ending;
+  }
+  throw new Error('the send step ends every attempt');
+}
+
+/** Records what ended an attempt; returns the recorded status. */
+export async function recordEnding(
   deps: DeliveryDeps,
   m: ClaimedMessage,
+  ending: Ending,
 ): Promise<AttemptRecord['status']> {
   const now = deps.clock.now();
-  const ending = await attempt(deps, m, now);
   deps.metrics.deliveries.inc({ category: m.category, status: ending.status });
-  const { eventDetails, ...fields } = ending;
+  const { eventDetails, eventType, ...fields } = ending;
   const recorded = await deps.record({
     ...fields,
     messageId: m.id,
     claimToken: m.claimToken,
-    event: { id: newId('evt', now.getTime()), details: eventDetails },
-    now: deps.clock.now(),
+    event: { id: newId('evt', now.getTime()), details: eventDetails, ...(eventType && { type: eventType }) },
+    now,
   });
   const log = { messageId: m.id, to: maskEmail(m.toEmail), status: ending.status, attempt: m.attempts + 1 };
   if (!recorded)
@@ -244,4 +333,12 @@ export async function deliverMessage(
     deps.log.info(log, `message ${ending.status}`);
   else deps.log.warn({ ...log, error: ending.error?.code }, `message ${ending.status}`);
   return ending.status;
+}
+
+/** Attempts one message and records the outcome; returns the recorded status. */
+export async function deliverMessage(
+  deps: DeliveryDeps,
+  m: ClaimedMessage,
+): Promise<AttemptRecord['status']> {
+  return recordEnding(deps, m, await attempt(deps, m, deps.clock.now()));
 }

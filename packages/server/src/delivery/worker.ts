@@ -1,11 +1,12 @@
-// The delivery loop: claim a batch, attempt each message concurrently, claim again as slots free
-// up. Woken by the queue signal (new accepts) and by a fallback poll (retries falling due,
-// leases of crashed workers running out).
-import { randomBytes } from 'node:crypto';
+// The delivery worker: the messages table as a leased queue (queue/leased-queue-runner.ts claims
+// batches, keeps their leases and hands each message to deliverMessage()). What is particular to
+// mail lives here: outcomes recorded in batches, a bounce recorded with its recipient, the DKIM
+// key cache, patience while the database is unreachable, the throughput log.
 import { Batcher } from '../db/batcher.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   type AttemptRecord,
+  type ClaimedMessage,
   claimMessages,
   extendLeases,
   findDkimKey,
@@ -14,7 +15,8 @@ import {
 } from '../db/repositories/queue.js';
 import type { Deps } from '../domain/deps.js';
 import { OUTCOME_POLICY } from '../domain/outcome-policy.js';
-import { type DeliveryDeps, deliverMessage } from './deliver-message.js';
+import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
+import { type DeliveryDeps, deliverMessage, failedUnexpectedly, recordEnding } from './deliver-message.js';
 import { type DkimKey, parseDkimKey } from './dkim.js';
 import { ThroughputLog } from './throughput-log.js';
 import type { Transport } from './transports/transport.js';
@@ -29,21 +31,8 @@ const DKIM_CACHE_MS = 60_000;
 
 export class DeliveryWorker {
   private readonly delivery: DeliveryDeps;
-  private inFlight = 0;
-  private isRunning = false;
-  private isClaiming = false;
-  private isWakePending = false;
-  /** False after a claim found fewer messages than it asked for: only a signal or poll re-checks. */
-  private mayHaveMore = true;
-  /** Bumped by every signal and poll: a claim that raced a signal must not clear mayHaveMore. */
-  private newsSeq = 0;
-  private poll: NodeJS.Timeout | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly runner: LeasedQueueRunner<ClaimedMessage>;
   private readonly throughput: ThroughputLog;
-  /** Claim token → messages of that claim still being attempted; their leases are kept alive. */
-  private readonly activeClaims = new Map<string, number>();
-  private unsubscribe: (() => void) | undefined;
-  private idleWaiters: (() => void)[] = [];
   private readonly dkimCache = new Map<string, { key: DkimKey | null; until: number }>();
   /** Logged once per outage. */
   private isDatabaseDown = false;
@@ -61,7 +50,25 @@ export class DeliveryWorker {
       maxConcurrent: 1,
       maxBatch: 100,
     });
-    this.throughput = new ThroughputLog(deps.log, () => this.inFlight);
+    this.runner = new LeasedQueueRunner(
+      { clock: deps.clock, log: deps.log, subscribe: (onNews) => deps.queue.subscribe(onNews) },
+      {
+        claim: async (lease) => {
+          const batch = await claimMessages(deps.db, lease);
+          if (batch.length > 0) deps.metrics.batchSize.observe({ kind: 'claim' }, batch.length);
+          return batch;
+        },
+        extendLeases: (tokens, lockedUntil) => extendLeases(deps.db, tokens, lockedUntil),
+        work: async (m) => this.throughput.count(await deliverMessage(this.delivery, m)),
+        // deliverMessage records a step's throw itself; this is a throw around it (recording).
+        recordFailure: async (m) => {
+          const ending = failedUnexpectedly(m, 'record', deps.clock.now(), deps.config.MAILSVC_RETRY_DELAYS);
+          this.throughput.count(await recordEnding(this.delivery, m, ending));
+        },
+      },
+      { ...opts, name: 'delivery' },
+    );
+    this.throughput = new ThroughputLog(deps.log, () => this.runner.busy);
     this.delivery = {
       ...deps,
       transport,
@@ -75,29 +82,9 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    if (this.isRunning) return;
-    this.isRunning = true;
-    this.unsubscribe = this.deps.queue.subscribe(() => this.wake(true));
-    this.poll = setInterval(() => this.wake(true), this.opts.pollMs);
+    if (this.runner.running) return;
+    this.runner.start();
     this.throughput.start();
-    // A slow relay must not let the lease of a message still queued in this process run out
-    // (another worker would send it again): renew the leases of every claim in flight.
-    this.heartbeat = setInterval(
-      () => {
-        const now = this.deps.clock.now();
-        extendLeases(
-          this.deps.db,
-          [...this.activeClaims.keys()],
-          new Date(now.getTime() + this.opts.leaseMs),
-        ).catch((err) =>
-          isDatabaseUnavailable(err)
-            ? this.deps.log.warn({ err }, 'database unavailable; renewing leases at the next heartbeat')
-            : this.deps.log.error({ err }, 'renewing leases failed'),
-        );
-      },
-      Math.max(250, Math.floor(this.opts.leaseMs / 3)),
-    );
-    this.wake(true);
   }
 
   /**
@@ -105,99 +92,18 @@ export class DeliveryWorker {
    * slow relay would let another worker send them again).
    */
   async stop(): Promise<void> {
-    this.isRunning = false;
-    clearInterval(this.poll);
-    this.unsubscribe?.();
-    while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
-    clearInterval(this.heartbeat);
+    await this.runner.stop();
     this.throughput.stop();
   }
 
   /** Tests with a movable clock: claim once, attempt everything claimed; the number attempted. */
-  async runOnce(): Promise<number> {
-    const batch = await this.claim(this.opts.concurrency);
-    await Promise.all(batch.map((m) => this.attempt(m)));
-    return batch.length;
+  runOnce(): Promise<number> {
+    return this.runner.runOnce();
   }
 
   /** Tests: run until nothing is due. */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (let n = await this.runOnce(); n > 0; n = await this.runOnce()) total += n;
-    return total;
-  }
-
-  private wake(isNews: boolean): void {
-    if (isNews) {
-      this.newsSeq++;
-      this.mayHaveMore = true;
-    }
-    if (!this.isRunning || !this.mayHaveMore) return;
-    if (this.isClaiming) {
-      this.isWakePending = true;
-      return;
-    }
-    void this.fill();
-  }
-
-  private async fill(): Promise<void> {
-    this.isClaiming = true;
-    try {
-      do {
-        this.isWakePending = false;
-        const free = this.opts.concurrency - this.inFlight;
-        // Claim in batches: wait for a quarter of the slots unless the worker is idle.
-        if (free <= 0 || (this.inFlight > 0 && free < Math.ceil(this.opts.concurrency / 4))) break;
-        const seq = this.newsSeq;
-        const batch = await this.claim(free);
-        if (batch.length < free && seq === this.newsSeq) this.mayHaveMore = false;
-        for (const m of batch) {
-          this.inFlight++;
-          void this.attempt(m).finally(() => {
-            this.inFlight--;
-            this.notifyIdle();
-            this.wake(false);
-          });
-        }
-      } while (this.isWakePending && this.isRunning && this.mayHaveMore);
-    } catch (err) {
-      if (isDatabaseUnavailable(err))
-        this.deps.log.warn({ err }, 'database unavailable; claiming again at the next poll');
-      else this.deps.log.error({ err }, 'claiming messages failed; retrying at the next poll');
-    } finally {
-      this.isClaiming = false;
-      this.notifyIdle();
-    }
-  }
-
-  private async claim(limit: number) {
-    const now = this.deps.clock.now();
-    const claimToken = randomBytes(12).toString('base64url');
-    const batch = await claimMessages(this.deps.db, {
-      now,
-      limit,
-      lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
-      claimToken,
-    });
-    if (batch.length > 0) {
-      this.activeClaims.set(claimToken, batch.length);
-      this.deps.metrics.batchSize.observe({ kind: 'claim' }, batch.length);
-    }
-    return batch;
-  }
-
-  private async attempt(m: Parameters<typeof deliverMessage>[1]): Promise<void> {
-    try {
-      const status = await deliverMessage(this.delivery, m);
-      this.throughput.count(status);
-    } catch (err) {
-      // The lease runs out and another attempt follows; nothing is lost.
-      this.deps.log.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');
-    } finally {
-      const left = (this.activeClaims.get(m.claimToken) ?? 1) - 1;
-      if (left > 0) this.activeClaims.set(m.claimToken, left);
-      else this.activeClaims.delete(m.claimToken);
-    }
+  drain(): Promise<number> {
+    return this.runner.drain();
   }
 
   /**
@@ -222,18 +128,13 @@ export class DeliveryWorker {
           this.isDatabaseDown = true;
           this.deps.log.warn({ err }, 'database unavailable; keeping outcomes to record when it is back');
         }
-        if (!this.isRunning) {
+        if (!this.runner.running) {
           stopDeadline ??= Date.now() + this.opts.leaseMs;
           if (Date.now() >= stopDeadline) throw err;
         }
         await new Promise((r) => setTimeout(r, wait));
       }
     }
-  }
-
-  private notifyIdle(): void {
-    if (this.inFlight > 0 || this.isClaiming) return;
-    for (const w of this.idleWaiters.splice(0)) w();
   }
 
   private async dkimKeyFor(domain: string): Promise<DkimKey | null> {

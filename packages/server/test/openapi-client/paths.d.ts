@@ -919,7 +919,7 @@ export interface operations {
                             bulkJobId?: string;
                             error?: {
                                 /** @description one of the message error codes (docs/errors.md) */
-                                code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "dkim_failed";
+                                code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed";
                                 /** @description the SMTP reply or the reason */
                                 message: string;
                             };
@@ -1284,7 +1284,7 @@ export interface operations {
                             bulkJobId?: string;
                             error?: {
                                 /** @description one of the message error codes (docs/errors.md) */
-                                code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "dkim_failed";
+                                code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed";
                                 /** @description the SMTP reply or the reason */
                                 message: string;
                             };
@@ -1300,7 +1300,7 @@ export interface operations {
                         /** @description oldest first */
                         events: {
                             /** @description what happened */
-                            type: "accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled";
+                            type: "accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled" | "error";
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1318,7 +1318,7 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             nextAttemptAt?: string;
-                            /** @description why a message was suppressed */
+                            /** @description why a message was suppressed, or (an `error` event) which step an internal error interrupted */
                             reason?: string;
                         }[];
                     };

@@ -8,7 +8,8 @@
 -- second, and planning this statement cost as much as running it (bench/RESULTS.md, delivery).
 --
 -- p_items: a JSON array of {message_id, claim_token, status, attempted (0|1), next_attempt_at,
--- error, is_final, event_id, event_details, now}. Returns one row per recorded message.
+-- error, is_final, event_id, event_type (NULL: the new status), event_details, now}. Returns one
+-- row per recorded message.
 CREATE OR REPLACE FUNCTION record_attempts(p_items jsonb)
 RETURNS TABLE (message_id text, applied boolean, bulk_job_id text)
 LANGUAGE plpgsql
@@ -19,7 +20,8 @@ BEGIN
   WITH input AS (
     SELECT * FROM jsonb_to_recordset(p_items) AS x(
       message_id text, claim_token text, status text, attempted int, next_attempt_at timestamptz,
-      error jsonb, is_final boolean, event_id text, event_details jsonb, now timestamptz)
+      error jsonb, is_final boolean, event_id text, event_type text, event_details jsonb,
+      now timestamptz)
   ), prior AS (
     -- Each message's status before this statement (RETURNING sees the new one): the outcome
     -- applies only to a message still 'sending'.
@@ -42,7 +44,7 @@ BEGIN
     RETURNING m.id, m.tenant_id, m.bulk_job_id, p.status = 'sending' AS applied
   ), events AS (
     INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
-    SELECT i.event_id, u.id, u.tenant_id, i.status, i.event_details, i.now
+    SELECT i.event_id, u.id, u.tenant_id, coalesce(i.event_type, i.status), i.event_details, i.now
     FROM updated u JOIN input i ON i.message_id = u.id
     WHERE u.applied
   )

@@ -124,8 +124,8 @@ export interface AttemptRecord {
   isAttempt: boolean;
   nextAttemptAt: Date | null;
   error: { code: MessageErrorCode; message: string } | null;
-  /** The event recorded with it; its type is the new status. */
-  event: { id: string; details: Record<string, unknown> };
+  /** The event recorded with it; its type is the new status unless given ('error': an unexpected throw). */
+  event: { id: string; details: Record<string, unknown>; type?: 'error' };
   /** A hard bounce: raise the recipient's count and start (or lengthen) the cooldown. */
   bounce: boolean;
   now: Date;
@@ -169,6 +169,7 @@ async function recordAttemptOutcomes(
     error: r.error,
     is_final: FINAL.has(r.status),
     event_id: r.event.id,
+    event_type: r.event.type ?? null,
     event_details: r.event.details,
     now: r.now.toISOString(),
   }));

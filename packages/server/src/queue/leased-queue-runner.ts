@@ -1,0 +1,211 @@
+// One runner for every queue kept in a table (STYLE.md §Request flow 9, Postal's worker): claim a
+// batch under a lease (FOR UPDATE SKIP LOCKED, so several processes share a queue), work each item
+// concurrently up to a limit, renew the leases of the items still being worked (heartbeat), and
+// claim again as slots free up. Woken by a signal (new items) and by a fallback poll (retries
+// falling due, leases of crashed processes running out). An item whose work throws is handed to
+// the queue's `recordFailure` (an event on the item and a later retry), not only logged; an item
+// whose failure cannot be recorded either waits out its lease and is claimed again. Nothing is
+// lost either way: only a recorded outcome ends an item. The delivery worker is one queue
+// (delivery/worker.ts); the webhook and domain queues are the others.
+import { randomBytes } from 'node:crypto';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import type { Deps } from '../domain/deps.js';
+
+export interface Lease {
+  now: Date;
+  limit: number;
+  lockedUntil: Date;
+  claimToken: string;
+}
+
+/** What a queue gives the runner. */
+export interface LeasedQueue<T extends { claimToken: string }> {
+  /** Claims up to `limit` items under the lease, marked with `claimToken`. */
+  claim(lease: Lease): Promise<T[]>;
+  /** Renews the leases of the claims still being worked. */
+  extendLeases(claimTokens: string[], lockedUntil: Date): Promise<void>;
+  /** Works one item to a recorded outcome. */
+  work(item: T): Promise<void>;
+  /** Records an unexpected throw of `work` on the item and schedules it again. */
+  recordFailure(item: T, err: unknown): Promise<void>;
+}
+
+export interface RunnerOptions {
+  /** Items worked at once. */
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  /** For the log lines: "delivery", "webhooks". */
+  name: string;
+}
+
+type RunnerDeps = Pick<Deps, 'clock' | 'log'> & {
+  /** New items were queued (another process or this one). Returns an unsubscribe. */
+  subscribe?: (onNews: () => void) => () => void;
+};
+
+export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
+  private inFlight = 0;
+  private isRunning = false;
+  private isClaiming = false;
+  private isWakePending = false;
+  /** False after a claim found fewer items than it asked for: only a signal or poll re-checks. */
+  private mayHaveMore = true;
+  /** Bumped by every signal and poll: a claim that raced a signal must not clear mayHaveMore. */
+  private newsSeq = 0;
+  private poll: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** Claim token → items of that claim still being worked; their leases are kept alive. */
+  private readonly activeClaims = new Map<string, number>();
+  private unsubscribe: (() => void) | undefined;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly queue: LeasedQueue<T>,
+    private readonly opts: RunnerOptions,
+  ) {}
+
+  get running(): boolean {
+    return this.isRunning;
+  }
+
+  /** Items being worked now. */
+  get busy(): number {
+    return this.inFlight;
+  }
+
+  start(): void {
+    if (this.isRunning) return;
+    this.isRunning = true;
+    this.unsubscribe = this.deps.subscribe?.(() => this.wake(true));
+    this.poll = setInterval(() => this.wake(true), this.opts.pollMs);
+    // A slow item must not let the lease of another claimed with it run out (another process
+    // would work it again): renew the leases of every claim in flight.
+    this.heartbeat = setInterval(() => this.renewLeases(), Math.max(250, Math.floor(this.opts.leaseMs / 3)));
+    this.wake(true);
+  }
+
+  /** Stops claiming and waits for the items in flight, renewing their leases meanwhile. */
+  async stop(): Promise<void> {
+    this.isRunning = false;
+    clearInterval(this.poll);
+    this.unsubscribe?.();
+    while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
+    clearInterval(this.heartbeat);
+  }
+
+  /** Tests with a movable clock: claim once, work everything claimed; the number worked. */
+  async runOnce(): Promise<number> {
+    const batch = await this.claim(this.opts.concurrency);
+    await Promise.all(batch.map((item) => this.run(item)));
+    return batch.length;
+  }
+
+  /** Tests: run until nothing is due. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (let n = await this.runOnce(); n > 0; n = await this.runOnce()) total += n;
+    return total;
+  }
+
+  private renewLeases(): void {
+    const now = this.deps.clock.now();
+    this.queue
+      .extendLeases([...this.activeClaims.keys()], new Date(now.getTime() + this.opts.leaseMs))
+      .catch((err) =>
+        isDatabaseUnavailable(err)
+          ? this.deps.log.warn(
+              { err },
+              `${this.opts.name}: database unavailable; renewing leases at the next heartbeat`,
+            )
+          : this.deps.log.error({ err }, `${this.opts.name}: renewing leases failed`),
+      );
+  }
+
+  private wake(isNews: boolean): void {
+    if (isNews) {
+      this.newsSeq++;
+      this.mayHaveMore = true;
+    }
+    if (!this.isRunning || !this.mayHaveMore) return;
+    if (this.isClaiming) {
+      this.isWakePending = true;
+      return;
+    }
+    void this.fill();
+  }
+
+  private async fill(): Promise<void> {
+    this.isClaiming = true;
+    try {
+      do {
+        this.isWakePending = false;
+        const free = this.opts.concurrency - this.inFlight;
+        // Claim in batches: wait for a quarter of the slots unless the runner is idle.
+        if (free <= 0 || (this.inFlight > 0 && free < Math.ceil(this.opts.concurrency / 4))) break;
+        const seq = this.newsSeq;
+        const batch = await this.claim(free);
+        if (batch.length < free && seq === this.newsSeq) this.mayHaveMore = false;
+        for (const item of batch) {
+          this.inFlight++;
+          void this.run(item).finally(() => {
+            this.inFlight--;
+            this.notifyIdle();
+            this.wake(false);
+          });
+        }
+      } while (this.isWakePending && this.isRunning && this.mayHaveMore);
+    } catch (err) {
+      if (isDatabaseUnavailable(err))
+        this.deps.log.warn(
+          { err },
+          `${this.opts.name}: database unavailable; claiming again at the next poll`,
+        );
+      else this.deps.log.error({ err }, `${this.opts.name}: claiming failed; retrying at the next poll`);
+    } finally {
+      this.isClaiming = false;
+      this.notifyIdle();
+    }
+  }
+
+  private async claim(limit: number): Promise<T[]> {
+    const now = this.deps.clock.now();
+    const claimToken = randomBytes(12).toString('base64url');
+    const batch = await this.queue.claim({
+      now,
+      limit,
+      lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
+      claimToken,
+    });
+    if (batch.length > 0) this.activeClaims.set(claimToken, batch.length);
+    return batch;
+  }
+
+  /** Works one item; a throw is recorded on the item (or, failing that, left to its lease). */
+  private async run(item: T): Promise<void> {
+    try {
+      await this.queue.work(item);
+    } catch (err) {
+      this.deps.log.error({ err, id: item.id }, `${this.opts.name}: work failed unexpectedly; recording it`);
+      try {
+        await this.queue.recordFailure(item, err);
+      } catch (recordErr) {
+        // The lease runs out and the item is claimed again; nothing is lost.
+        this.deps.log.error(
+          { err: recordErr, id: item.id },
+          `${this.opts.name}: recording the failure failed; the item is retried when its lease runs out`,
+        );
+      }
+    } finally {
+      const left = (this.activeClaims.get(item.claimToken) ?? 1) - 1;
+      if (left > 0) this.activeClaims.set(item.claimToken, left);
+      else this.activeClaims.delete(item.claimToken);
+    }
+  }
+
+  private notifyIdle(): void {
+    if (this.inFlight > 0 || this.isClaiming) return;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+}
