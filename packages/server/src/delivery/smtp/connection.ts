@@ -5,13 +5,22 @@
 // BODY=8BITMIME (RFC 6152) when the message has 8-bit bytes, SMTPUTF8 (RFC 6531) when an address
 // is not ASCII. Written here rather than with nodemailer's SMTPConnection because that one streams
 // each message through transforms and waits for every reply: 3,200 messages/s into the bench's
-// sink against 9,500 with this shape (bench/RESULTS.md, delivery).
-import { isAscii } from 'node:buffer';
+// sink against 9,500 with this shape (bench/RESULTS.md, delivery). Replies are read by
+// smtp-reply.ts; what a transaction writes, and how its envelope replies are judged, is transaction.ts.
 import net from 'node:net';
 import os from 'node:os';
-import { StringDecoder } from 'node:string_decoder';
 import tls from 'node:tls';
-import { toCrlf } from '../crlf.js';
+import { fail, fromReply, type Reply, ReplyReader, type SmtpFailure, sessionRefusal } from './smtp-reply.js';
+import {
+  dataBytes,
+  END_OF_DATA,
+  type EnvelopeReplies,
+  envelopeFailure,
+  isRecipientAccepted,
+  mailParameters,
+  refusedBeforeSending,
+  type SmtpResult,
+} from './transaction.js';
 
 export interface SmtpConnectionOptions {
   host: string;
@@ -30,101 +39,19 @@ export interface SmtpConnectionOptions {
   socketTimeoutMs: number;
 }
 
-/** Why a transaction or the connection failed; the shape classify.ts reads. */
-export interface SmtpFailure {
-  /**
-   * ECONNECTION (refused, dropped), ETIMEDOUT, ETLS, EAUTH, EPROTOCOL (a reply we cannot read),
-   * EENVELOPE (MAIL or RCPT refused), EMESSAGE (DATA refused, or refused by us before sending).
-   */
-  code: 'ECONNECTION' | 'ETIMEDOUT' | 'ETLS' | 'EAUTH' | 'EPROTOCOL' | 'EENVELOPE' | 'EMESSAGE';
-  message: string;
-  command?: string;
-  responseCode?: number;
-  response?: string;
-}
-
-export type SmtpResult =
-  | { ok: true; responseCode: number; response: string }
-  | {
-      ok: false;
-      error: SmtpFailure;
-      /**
-       * The message's data was not written: nothing can have reached the server's queue, so
-       * sending it again on another connection cannot make a duplicate.
-       */
-      isUnsent: boolean;
-    };
-
-interface Reply {
-  code: number;
-  /** The reply's lines joined with a newline, each with its code, as the server sent them. */
-  text: string;
-  /** The text of each line after the code (EHLO keywords). */
-  lines: string[];
-}
-
 interface Waiter {
   resolve(r: Reply): void;
   reject(e: SmtpFailure): void;
 }
-
-const MAX_LINE = 4096;
-const MAX_REPLY_LINES = 128;
-const CRLF = Buffer.from('\r\n');
-const END_OF_DATA = Buffer.from('.\r\n');
-
-const fail = (code: SmtpFailure['code'], message: string, extra: Partial<SmtpFailure> = {}): SmtpFailure => ({
-  code,
-  message,
-  ...extra,
-});
-
-const fromReply = (code: SmtpFailure['code'], command: string, r: Reply): SmtpFailure =>
-  fail(code, `${command} answered ${r.text}`, { command, responseCode: r.code, response: r.text });
-
-/**
- * A refusal of the session (greeting, EHLO, STARTTLS) says nothing about the message: its
- * reply code is left out, so classify.ts treats it as temporary (the relay's configuration or
- * state), whatever the code, and the message waits for the relay instead of failing for good.
- */
-const sessionRefusal = (code: SmtpFailure['code'], command: string, r: Reply): SmtpFailure =>
-  fail(code, `${command} answered ${r.text}`, { command, response: r.text });
 
 function defaultName(): string {
   const host = os.hostname();
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(host) ? host : '[127.0.0.1]';
 }
 
-/**
- * The message as DATA sends it (RFC 5321 §4.5.2): CRLF line ends, a "." doubled at the start of
- * every line, a final CRLF, then the end-of-data line — one buffer for one write.
- */
-export function dataBytes(raw: Buffer): Buffer {
-  // Bare CR or LF become CRLF (a no-op for our own MIME, which is CRLF throughout).
-  const message = toCrlf(raw);
-  const parts: Buffer[] = [];
-  let from = 0;
-  if (message[0] === 0x2e) {
-    parts.push(Buffer.from('.'));
-  }
-  for (let i = message.indexOf('\r\n.'); i !== -1; i = message.indexOf('\r\n.', i + 3)) {
-    parts.push(message.subarray(from, i + 2), Buffer.from('.'));
-    from = i + 2;
-  }
-  parts.push(message.subarray(from));
-  if (message.length > 0 && !(message[message.length - 2] === 13 && message[message.length - 1] === 10))
-    parts.push(CRLF);
-  parts.push(END_OF_DATA);
-  return Buffer.concat(parts);
-}
-
-const ENVELOPE_UNSAFE = /[\x00-\x20<>\x7f]/;
-
 export class SmtpConnection {
   private socket: net.Socket | tls.TLSSocket;
-  private buffer = '';
-  private decoder = new StringDecoder('utf8');
-  private pendingLines: string[] = [];
+  private readonly reader: ReplyReader;
   private readonly waiters: Waiter[] = [];
   private readonly extensions = new Map<string, string>();
   private closedWith: SmtpFailure | null = null;
@@ -146,6 +73,7 @@ export class SmtpConnection {
   ) {
     this.socket = socket;
     this.isSecure = opts.secure;
+    this.reader = new ReplyReader(opts.host);
     this.attach(socket);
   }
 
@@ -199,40 +127,12 @@ export class SmtpConnection {
   }
 
   private onData(chunk: Buffer): void {
-    this.buffer += this.decoder.write(chunk);
-    let at = this.buffer.indexOf('\n');
-    while (at !== -1) {
-      const line = this.buffer.slice(0, at).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(at + 1);
-      if (!this.onLine(line)) return;
-      at = this.buffer.indexOf('\n');
-    }
-    if (this.buffer.length > MAX_LINE)
-      this.terminate(
-        fail('EPROTOCOL', `A reply line from ${this.opts.host} is longer than ${MAX_LINE} bytes`),
-      );
+    const failure = this.reader.read(chunk, (reply) => this.onReply(reply));
+    if (failure) this.terminate(failure);
   }
 
-  /** A reply line; false when the connection was ended over it. */
-  private onLine(line: string): boolean {
-    const m = /^(\d{3})(?:([ -])(.*))?$/.exec(line);
-    if (!m || line.length > MAX_LINE) {
-      this.terminate(fail('EPROTOCOL', `Unreadable reply from ${this.opts.host}: ${line.slice(0, 200)}`));
-      return false;
-    }
-    this.pendingLines.push(line);
-    if (m[2] === '-') {
-      if (this.pendingLines.length > MAX_REPLY_LINES) {
-        this.terminate(
-          fail('EPROTOCOL', `A reply from ${this.opts.host} has more than ${MAX_REPLY_LINES} lines`),
-        );
-        return false;
-      }
-      return true;
-    }
-    const lines = this.pendingLines.map((l) => l.slice(4));
-    const reply: Reply = { code: Number(m[1]), text: this.pendingLines.join('\n'), lines };
-    this.pendingLines = [];
+  /** A reply, to the command that waits for it; false when the connection was ended over it. */
+  private onReply(reply: Reply): boolean {
     const waiter = this.waiters.shift();
     if (!waiter) {
       // Nothing was asked: a 421 closing an idle session, or a server (or someone between) talking
@@ -334,9 +234,9 @@ export class SmtpConnection {
     // RFC 3207 §4.2: nothing the server sent before TLS may count after it. Bytes beyond the 220
     // (someone injecting replies in the clear) end the session.
     if (this.closedWith) throw this.closedWith;
-    if (this.buffer.length > 0 || this.pendingLines.length > 0)
+    if (this.reader.hasUnread)
       throw fail('EPROTOCOL', `${this.opts.host} sent data after its 220 to STARTTLS`);
-    this.decoder.end();
+    this.reader.restart();
     const plain = this.socket as net.Socket;
     plain.removeAllListeners('data');
     plain.removeAllListeners('error');
@@ -364,7 +264,6 @@ export class SmtpConnection {
       });
     });
     this.socket = secured;
-    this.decoder = new StringDecoder('utf8');
     this.isSecure = true;
     this.attach(secured);
   }
@@ -392,85 +291,19 @@ export class SmtpConnection {
 
   /** One transaction: MAIL FROM, RCPT TO, DATA, the message. Never rejects. */
   async send(envelope: { from: string; to: string }, raw: Buffer): Promise<SmtpResult> {
-    const refuse = (message: string): SmtpResult => ({
-      ok: false,
-      error: fail('EMESSAGE', message),
-      isUnsent: true,
-    });
-    if (ENVELOPE_UNSAFE.test(envelope.from) || ENVELOPE_UNSAFE.test(envelope.to))
-      return refuse('An envelope address holds a character SMTP cannot carry');
-    const size = Number(this.extensions.get('SIZE') ?? 0);
-    if (size > 0 && raw.length > size)
-      return refuse(
-        `The message (${raw.length} bytes) is larger than ${this.opts.host} accepts (${size} bytes)`,
-      );
-    let params = '';
-    if (!isAscii(raw) && this.extensions.has('8BITMIME')) params += ' BODY=8BITMIME';
-    const isAsciiText = (s: string) => /^[\x20-\x7e]*$/.test(s);
-    if (!isAsciiText(envelope.from) || !isAsciiText(envelope.to)) {
-      if (!this.extensions.has('SMTPUTF8'))
-        return refuse(`${this.opts.host} does not offer SMTPUTF8, which this address needs`);
-      params += ' SMTPUTF8';
-    }
+    const checked = mailParameters(this.extensions, this.opts.host, envelope, raw);
+    if (!checked.ok) return refusedBeforeSending(checked.refusal);
     let isDataWritten = false;
     try {
-      const mailCmd = `MAIL FROM:<${envelope.from}>${params}\r\n`;
-      const rcptCmd = `RCPT TO:<${envelope.to}>\r\n`;
-      let mail: Reply;
-      let rcpt: Reply | null = null;
-      let data: Reply | null = null;
-      if (this.offersPipelining) {
-        const replies = [this.reply(), this.reply(), this.reply()];
-        this.write(`${mailCmd}${rcptCmd}DATA\r\n`);
-        const [m, r, d] = await Promise.allSettled(replies);
-        // A refusal read before the connection dropped (421 and close, say) is the answer.
-        if (m!.status === 'rejected') throw m!.reason;
-        mail = m!.value;
-        if (mail.code === 250) {
-          if (r!.status === 'rejected') throw r!.reason;
-          rcpt = r!.value;
-          if (rcpt.code === 250 || rcpt.code === 251) {
-            if (d!.status === 'rejected') throw d!.reason;
-            data = d!.value;
-          } else if (d!.status === 'fulfilled') data = d!.value;
-        }
-      } else {
-        const m = this.reply();
-        this.write(mailCmd);
-        mail = await m;
-        if (mail.code === 250) {
-          const r = this.reply();
-          this.write(rcptCmd);
-          rcpt = await r;
-          if (rcpt.code === 250 || rcpt.code === 251) {
-            const d = this.reply();
-            this.write('DATA\r\n');
-            data = await d;
-          }
-        }
-      }
-      let failure: SmtpFailure | null = null;
-      if (mail.code !== 250) failure = fromReply('EENVELOPE', 'MAIL FROM', mail);
-      else if (rcpt && rcpt.code !== 250 && rcpt.code !== 251)
-        failure = fromReply('EENVELOPE', 'RCPT TO', rcpt);
-      else if (data && data.code !== 354) failure = fromReply('EMESSAGE', 'DATA', data);
-      if (data?.code === 354 && failure) {
-        // A server that opened DATA without a recipient gets an empty message it delivers to no one.
-        const r = this.reply();
-        this.write(END_OF_DATA);
-        await r.catch(() => undefined);
-      }
-      if (failure) {
-        // The refusal is the answer even when the server closes the connection after it (some do
-        // after a 5xx, without a 421): the empty message and RSET only ready the connection for
-        // the next transaction, and a drop there must not turn a 550 into a retried ECONNECTION.
-        if (this.isUsable) {
-          const r = this.reply();
-          this.write('RSET\r\n');
-          await r.catch(() => undefined);
-        }
-        return { ok: false, error: failure, isUnsent: false };
-      }
+      const commands = {
+        mail: `MAIL FROM:<${envelope.from}>${checked.params}`,
+        rcpt: `RCPT TO:<${envelope.to}>`,
+      };
+      const replies = this.offersPipelining
+        ? await this.pipelinedEnvelope(commands)
+        : await this.steppedEnvelope(commands);
+      const failure = envelopeFailure(replies);
+      if (failure) return await this.endRefused(failure, replies.data);
       const end = this.reply();
       // RFC 2920 §3.1: the next transaction's commands may follow the message at once; its
       // replies queue behind this one's. Corked, the message and those commands leave in one write.
@@ -492,6 +325,52 @@ export class SmtpConnection {
     } catch (err) {
       return { ok: false, error: err as SmtpFailure, isUnsent: !isDataWritten };
     }
+  }
+
+  /** MAIL FROM, RCPT TO and DATA in one write (PIPELINING); their replies as far as they count. */
+  private async pipelinedEnvelope(commands: { mail: string; rcpt: string }): Promise<EnvelopeReplies> {
+    const replies = [this.reply(), this.reply(), this.reply()];
+    this.write(`${commands.mail}\r\n${commands.rcpt}\r\nDATA\r\n`);
+    const [m, r, d] = await Promise.allSettled(replies);
+    // A refusal read before the connection dropped (421 and close, say) is the answer.
+    if (m!.status === 'rejected') throw m!.reason;
+    const mail = m!.value;
+    if (mail.code !== 250) return { mail, rcpt: null, data: null };
+    if (r!.status === 'rejected') throw r!.reason;
+    const rcpt = r!.value;
+    if (isRecipientAccepted(rcpt)) {
+      if (d!.status === 'rejected') throw d!.reason;
+      return { mail, rcpt, data: d!.value };
+    }
+    return { mail, rcpt, data: d!.status === 'fulfilled' ? d!.value : null };
+  }
+
+  /** MAIL FROM, then RCPT TO, then DATA, each after the reply before it. */
+  private async steppedEnvelope(commands: { mail: string; rcpt: string }): Promise<EnvelopeReplies> {
+    const mail = await this.command(commands.mail);
+    if (mail.code !== 250) return { mail, rcpt: null, data: null };
+    const rcpt = await this.command(commands.rcpt);
+    if (!isRecipientAccepted(rcpt)) return { mail, rcpt, data: null };
+    return { mail, rcpt, data: await this.command('DATA') };
+  }
+
+  /** Readies the connection for the next transaction after a refused envelope; answers the refusal. */
+  private async endRefused(failure: SmtpFailure, data: Reply | null): Promise<SmtpResult> {
+    if (data?.code === 354) {
+      // A server that opened DATA without a recipient gets an empty message it delivers to no one.
+      const r = this.reply();
+      this.write(END_OF_DATA);
+      await r.catch(() => undefined);
+    }
+    // The refusal is the answer even when the server closes the connection after it (some do
+    // after a 5xx, without a 421): the empty message and RSET only ready the connection for
+    // the next transaction, and a drop there must not turn a 550 into a retried ECONNECTION.
+    if (this.isUsable) {
+      const r = this.reply();
+      this.write('RSET\r\n');
+      await r.catch(() => undefined);
+    }
+    return { ok: false, error: failure, isUnsent: false };
   }
 
   /** QUIT, then close; never waits longer than a second for the server. */

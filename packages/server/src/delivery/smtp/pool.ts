@@ -4,12 +4,9 @@
 // waiting for its reply, RFC 2920 §3.1: one round trip a message instead of two). A connection is
 // opened when a message waits and fewer than `size` are open, closed after `maxMessages`
 // transactions (then replaced), after the server's 421, or after `idleMs` without work.
-import {
-  SmtpConnection,
-  type SmtpConnectionOptions,
-  type SmtpFailure,
-  type SmtpResult,
-} from './connection.js';
+import { SmtpConnection, type SmtpConnectionOptions } from './connection.js';
+import type { SmtpFailure } from './smtp-reply.js';
+import type { SmtpResult } from './transaction.js';
 
 export interface SmtpPoolOptions extends SmtpConnectionOptions {
   size: number;
