@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './packages/server/test/slow-first-sequencer.js';
+import SlowFirstSequencer from './packages/testkit/slow-first-sequencer.js';
 
 // Three projects. `npm test` runs all three on the embedded database (PGlite); CI's PostgreSQL
 // pass runs only `database` (`vitest run --project database`), the files whose subject is what
@@ -49,7 +49,7 @@ export default defineConfig({
           name: 'service',
           isolate: false,
           include: SERVICE,
-          globalSetup: ['packages/server/test/global-setup.ts'],
+          globalSetup: ['packages/testkit/global-setup.ts'],
           pool: 'forks',
           ...timeouts,
         },
@@ -61,7 +61,7 @@ export default defineConfig({
           isolate: false,
           include: ['packages/*/test/**/*.test.ts'],
           exclude: SERVICE,
-          globalSetup: ['packages/server/test/global-setup.ts'],
+          globalSetup: ['packages/testkit/global-setup.ts'],
           pool: 'forks',
           ...timeouts,
         },

@@ -1,8 +1,8 @@
 // client.contacts.{upsert, upsertMany, get, list} against the real core API (listening on a port,
 // on the suite's backend): the record typed as answered, pages followed to the end, errors typed.
 import type { AddressInfo } from 'node:net';
+import { createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
 import { type ListContactsResult, Mailsvc } from '../src/index.js';
 import { failure } from './helpers.js';
 

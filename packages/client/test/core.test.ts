@@ -2,9 +2,9 @@
 // sends, replays, every class of error typed, and retries that never send twice.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { backend, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { startTcpProxy, type TcpProxy } from '@mailsvc/testkit/tcp-proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backend, createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
-import { startTcpProxy, type TcpProxy } from '../../server/test/tcp-proxy.js';
 import {
   isMailsvcError,
   Mailsvc,

@@ -1,6 +1,7 @@
 // What the client's tests against a real server share.
+
+import type { Harness } from '@mailsvc/testkit/harness';
 import { expect } from 'vitest';
-import type { Harness } from '../../server/test/harness.js';
 import { MailsvcError } from '../src/index.js';
 
 /** The messages stored for an address, as (id, template). */

@@ -1,7 +1,7 @@
 // MailsvcWrapper against a real wrapper (the standalone server) forwarding to the real core API.
 import type { AddressInfo } from 'node:net';
+import { createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
 import type { AppCheckVerifier } from '../../wrapper/src/app-check.js';
 import { wrapperConfigFrom } from '../../wrapper/src/config.js';
 import { createWrapperLogger } from '../../wrapper/src/logger.js';

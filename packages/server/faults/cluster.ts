@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '@mailsvc/testkit/free-port';
 import pg from 'pg';
-import { freePort } from '../test/free-port.js';
 import { type Relay, startRelay } from './relay.js';
 
 const run = promisify(execFile);

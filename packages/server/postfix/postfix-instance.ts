@@ -20,7 +20,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../test/free-port.js';
+import { freePort } from '@mailsvc/testkit/free-port';
 
 const run = promisify(execFile);
 

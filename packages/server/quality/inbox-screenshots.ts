@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@mailsvc/testkit/free-port';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../templates/quality/chromium.js';
-import { freePort } from '../test/free-port.js';
 
 const BIN = fileURLToPath(new URL('../bin/mailsvc.js', import.meta.url));
 const outDir = process.argv[2] ?? '/tmp/shots-inbox';

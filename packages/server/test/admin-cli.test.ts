@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADMIN_TOKEN, createHarness, type Harness } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardAdminCommand, parseAdminArgs, runAdmin } from '../src/cli/admin.js';
 import { adminCommands } from '../src/domain/admin/index.js';
 import { toAdminFieldProblems } from '../src/domain/admin/input-problems.js';
 import { createAjv } from '../src/validation.js';
-import { ADMIN_TOKEN, createHarness, type Harness } from './harness.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/mailsvc.js');
 

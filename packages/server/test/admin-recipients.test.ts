@@ -1,10 +1,11 @@
 // The operator's recipient commands (show, suppress, unsuppress, clear-complaint) and the audit
 // trail: each change audited in the same transaction as the change.
+
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
 import { BOUNCE_POLICY } from '../src/domain/recipients/bounce-policy.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -1,6 +1,7 @@
-import net from 'node:net';
+import type net from 'node:net';
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { rawUntilClose } from '@mailsvc/testkit/raw-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;
@@ -82,21 +83,11 @@ describe('authentication', () => {
   it('refuses a key with control characters with a JSON 400, not a crash', async () => {
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = h.app.server.address() as net.AddressInfo;
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.write(
-          `GET /v1/quota HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer msk_\u0001\u0000abc\r\n\r\n`,
-        );
-      });
-      let data = '';
-      socket.on('data', (d) => {
-        data += d;
-      });
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-    });
-    expect(raw).toMatch(/^HTTP\/1\.1 400/);
-    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    const res = await rawUntilClose(port, [
+      `GET /v1/quota HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer msk_\u0001\u0000abc\r\n\r\n`,
+    ]);
+    expect(res.text).toMatch(/^HTTP\/1\.1 400/);
+    const body = JSON.parse(res.body);
     expect(body.error.code).toBe('invalid_request');
   });
 

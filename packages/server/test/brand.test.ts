@@ -2,12 +2,19 @@
 // refused with the reason when it would make mail unreadable or insecure, and shown in the mail
 // that reaches the SMTP sink.
 import { contrastRatio, getFixture, getTemplate } from '@mailsvc/templates';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
+import { type SmtpSink, startSinkWorker } from '@mailsvc/testkit/smtp-sink';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAdminArgs } from '../src/cli/admin.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { brandColorProblem } from '../src/domain/admin/brand.js';
-import { ADMIN_TOKEN, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
-import { type SmtpSink, startSinkWorker } from './smtp-sink.js';
 
 let h: Harness;
 let s: Scope;

@@ -1,12 +1,20 @@
 // Bulk messages through the real worker and an in-process SMTP server: per-contact placeholders
 // filled at render time and escaped, and (on PostgreSQL) a login code sent while 100,000 bulk
 // messages wait reaching the sink on the worker's next pick-up.
+
+import {
+  backend,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
+import { type SmtpSink, startSmtpSink } from '@mailsvc/testkit/smtp-sink';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { seedContacts, seedManyContacts } from './bulk-helpers.js';
-import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 let h: Harness;
 let s: Scope;

@@ -1,8 +1,9 @@
 // Test helpers for bulk sends: contacts and recipient states written straight into the tables
 // (set-wise, so 100,000 contacts take a moment), independent of the contacts endpoints.
+
+import type { Harness } from '@mailsvc/testkit/harness';
 import { sql } from 'kysely';
 import { newId } from '../src/ids.js';
-import type { Harness } from './harness.js';
 
 export interface SeedContact {
   email: string;

@@ -1,6 +1,8 @@
 // POST /v1/contacts/send, /send/dry-run and /send/get: both body shapes, every error of their
 // table, one skip reason per contact, the whole job inside the quota or nothing, the idempotent
 // retry, tenants kept apart, and the reputation guard with its admin resume and cancel.
+
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noteBulkOutcomes } from '../src/db/repositories/bulk.js';
 import { claimMessages, recordAttempt, recordAttempts } from '../src/db/repositories/queue.js';
@@ -8,7 +10,6 @@ import { sweepOnce } from '../src/delivery/retention.js';
 import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import { newId } from '../src/ids.js';
 import { addToGroup, seedContacts, setRecipient } from './bulk-helpers.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -7,8 +7,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { absentDir, BIN, baseEnv, expectOneLine, type Result, run } from '@mailsvc/testkit/cli-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { absentDir, BIN, baseEnv, expectOneLine, type Result, run } from './cli-runner.js';
 
 let dataDir: string;
 beforeAll(() => {

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { absentDir, BIN, baseEnv, expectOneLine, run } from '@mailsvc/testkit/cli-runner';
+import { backend } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { absentDir, BIN, baseEnv, expectOneLine, run } from './cli-runner.js';
-import { backend } from './harness.js';
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {

@@ -2,6 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { run } from '@mailsvc/testkit/cli-runner';
+import {
+  backend,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runContacts } from '../src/cli/contacts.js';
 import {
@@ -10,8 +19,6 @@ import {
   importContacts,
   readHeader,
 } from '../src/domain/contacts/import-contacts.js';
-import { run } from './cli-runner.js';
-import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

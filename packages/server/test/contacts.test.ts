@@ -2,11 +2,12 @@
 // record, the write rules (name, exact group sets, custom fields merged key by key), upsert-many's
 // all-or-nothing with indexed details, list search, every filter and cursor pagination, status and
 // delivery per the key's environment, tenants kept apart, and the errors common to the four.
+
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markUnsubscribed, recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
 import { BOUNCE_POLICY } from '../src/domain/recipients/bounce-policy.js';
 import { newId } from '../src/ids.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { backend } from '@mailsvc/testkit/harness';
 import { expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
-import { backend } from './harness.js';
 
 function modes(dir: string): { path: string; mode: number; isDir: boolean }[] {
   const out = [{ path: dir, mode: fs.statSync(dir).mode & 0o777, isDir: true }];

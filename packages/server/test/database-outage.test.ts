@@ -2,14 +2,21 @@
 // stopped and started again): nothing crashes, requests answer 503 service_unavailable while it
 // is gone, /readyz says so, and both recover by themselves once it is back.
 
+import {
+  backend,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
+import { type SmtpSink, startSmtpSink } from '@mailsvc/testkit/smtp-sink';
+import { startTcpProxy, type TcpProxy } from '@mailsvc/testkit/tcp-proxy';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpTransport } from '../src/delivery/transports/smtp.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../src/domain/consent/unsubscribe-token.js';
-import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 describe.skipIf(backend !== 'postgres')('the database going away and coming back (PostgreSQL)', () => {
   let proxy: TcpProxy;

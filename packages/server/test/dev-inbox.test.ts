@@ -5,6 +5,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import vm from 'node:vm';
 import { getFixture, getTemplate } from '@mailsvc/templates';
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import type { FastifyInstance } from 'fastify';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,7 +18,6 @@ import { FRAME_SANDBOX } from '../src/dev/inbox/inbox-page.js';
 import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
 import { INBOX_SCRIPT } from '../src/dev/inbox/inbox-script.js';
 import { newId } from '../src/ids.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let app: FastifyInstance;

@@ -1,4 +1,12 @@
 import { FRAME_SANDBOX } from '@mailsvc/templates';
+import {
+  backend,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { simpleParser } from 'mailparser';
@@ -18,7 +26,6 @@ import { devPageRoutes } from '../src/dev/dev-pages.js';
 import { devRoutes } from '../src/dev/gallery/gallery-routes.js';
 import { FRAME_SANDBOX as INBOX_FRAME_SANDBOX } from '../src/dev/inbox/inbox-page.js';
 import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
-import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 /** The gallery as `mailsvc start` serves it with the capture transport (send on). */

@@ -6,10 +6,17 @@ import { createSign } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  bearer,
+  createHarness,
+  type Harness,
+  recipientRow,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DeliveryWorker } from '../src/delivery/worker.js';
-import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -2,6 +2,15 @@
 // answers 250, then a DSN or an ARF report for it is mailed to `mailsvc inbound`, which reads it
 // and changes the message and its recipient (DESIGN.md §5).
 import net from 'node:net';
+import {
+  bearer,
+  createHarness,
+  type Harness,
+  recipientRow,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
+import { type Received, type SmtpSink, startSinkWorker } from '@mailsvc/testkit/smtp-sink';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
@@ -10,8 +19,6 @@ import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import { newId } from '../src/ids.js';
 import { MAX_REFUSED_RECIPIENTS, type RunningInbound, startInbound } from '../src/inbound/server.js';
-import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
-import { type Received, type SmtpSink, startSinkWorker } from './smtp-sink.js';
 
 let h: Harness;
 let s: Scope;

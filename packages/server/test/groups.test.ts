@@ -2,9 +2,10 @@
 // field and error of their tables, slug derivation, upsert by slug, memberships by contact id or
 // email (all or nothing), and tenants kept apart. Contacts are inserted directly: the contacts
 // endpoints are another change.
+
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -8,18 +8,14 @@ import fs from 'node:fs';
 import type net from 'node:net';
 import { CUSTOM_FIELD_KEY_PATTERN, GROUP_SLUG_PATTERN, operations } from '@mailsvc/contract/api';
 import { listTemplates } from '@mailsvc/templates';
-import type { FastifyInstance } from 'fastify';
-import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { captureTransport, inboxDir } from '../src/delivery/transports/capture.js';
-import { devRoutes } from '../src/dev/gallery/gallery-routes.js';
-import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
-import { adminCommands } from '../src/domain/admin/index.js';
-import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
-import { errorCatalogue } from '../src/errors.js';
-import { newId } from '../src/ids.js';
-import { ADMIN_TOKEN, backend, bearer, createHarness, type Harness, type Scope } from './harness.js';
+import {
+  ADMIN_TOKEN,
+  backend,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+} from '@mailsvc/testkit/harness';
 import {
   ALL_METHODS,
   type Answer,
@@ -41,7 +37,6 @@ import {
   nestedArrays,
   pathTricks,
   type RawCase,
-  rawExchange,
   runPool,
   STORED_ADDRESS,
   seedRoomyScope,
@@ -55,8 +50,20 @@ import {
   visible,
   WRONG_TYPES,
   wrongTypeBodies,
-} from './hostile-corpus.js';
-import { startSinkWorker } from './smtp-sink.js';
+} from '@mailsvc/testkit/hostile-corpus';
+import { rawExchange } from '@mailsvc/testkit/raw-http';
+import { startSinkWorker } from '@mailsvc/testkit/smtp-sink';
+import type { FastifyInstance } from 'fastify';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/api/app.js';
+import { captureTransport, inboxDir } from '../src/delivery/transports/capture.js';
+import { devRoutes } from '../src/dev/gallery/gallery-routes.js';
+import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
+import { adminCommands } from '../src/domain/admin/index.js';
+import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
+import { errorCatalogue } from '../src/errors.js';
+import { newId } from '../src/ids.js';
 
 let h: Harness;
 let app: FastifyInstance;

@@ -2,11 +2,12 @@
 // router does not know, paths that do not decode, trickled requests and a bounded shutdown. Every
 // answer carries the error envelope, a request id, and a code whose catalogue status it has.
 import net from 'node:net';
+import { createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { type RawAnswer, rawUntilClose } from '@mailsvc/testkit/raw-http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, closeApp } from '../src/api/app.js';
 import { errorCatalogue } from '../src/errors.js';
-import { createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let app: FastifyInstance;
@@ -25,46 +26,10 @@ afterAll(async () => {
   await h.close();
 });
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /** Writes `chunks` (spaced by `gapMs`) to a new connection and reads until it closes. */
-function raw(chunks: (string | Buffer)[], gapMs = 0, deadlineMs = 15_000): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const received: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('the server did not close the connection'));
-    }, deadlineMs);
-    socket.on('data', (d) => received.push(d));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const text = Buffer.concat(received).toString('utf8');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const l of lines) {
-        const i = l.indexOf(':');
-        headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
-    });
-    socket.on('connect', async () => {
-      for (const c of chunks) {
-        if (socket.destroyed) return;
-        socket.write(c);
-        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
-      }
-    });
-  });
-}
+const raw = (chunks: (string | Buffer)[], gapMs = 0) => rawUntilClose(port, chunks, { gapMs });
 
-function expectEnvelope(res: RawResponse, code: string) {
+function expectEnvelope(res: RawAnswer, code: string) {
   expect(res.status, res.body).toBe(errorCatalogue[code as keyof typeof errorCatalogue].status);
   const body = JSON.parse(res.body);
   expect(body).toEqual({

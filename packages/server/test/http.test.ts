@@ -1,6 +1,6 @@
+import { ADMIN_TOKEN, createHarness, type Harness } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
-import { ADMIN_TOKEN, createHarness, type Harness } from './harness.js';
 
 let h: Harness;
 

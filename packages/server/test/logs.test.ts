@@ -2,13 +2,20 @@
 // every spelling, a database error that quotes a value, a delivery — and then the whole log is
 // scanned for every address, key and token that was used: none may appear in clear.
 import path from 'node:path';
+import {
+  ADMIN_TOKEN,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { captureTransport } from '../src/delivery/transports/capture.js';
 import { DeliveryWorker } from '../src/delivery/worker.js';
 import { createUnsubscribeToken, SUBSCRIPTION_SCOPE } from '../src/domain/consent/unsubscribe-token.js';
-import { ADMIN_TOKEN, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { startSinkWorker } from '@mailsvc/testkit/smtp-sink';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ThroughputLog } from '../src/delivery/throughput-log.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
-import { startSinkWorker } from './smtp-sink.js';
 
 let h: Harness;
 let s: Scope;

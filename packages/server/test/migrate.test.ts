@@ -1,8 +1,8 @@
+import { backend, createHarness } from '@mailsvc/testkit/harness';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
 import { listMigrations, migrate } from '../src/db/migrate.js';
 import { newId } from '../src/ids.js';
-import { backend, createHarness } from './harness.js';
 
 describe('migrations', () => {
   it('are numbered, and applying them again changes nothing', async () => {

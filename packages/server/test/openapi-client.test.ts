@@ -14,13 +14,13 @@ import type {
   UpsertContactRequest,
 } from '@mailsvc/contract/api';
 import { operations } from '@mailsvc/contract/api';
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import createClient from 'openapi-fetch';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { DOCUMENT, renderOpenApiTypes } from '../../../scripts/openapi-types.mjs';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 import type { paths } from './openapi-client/paths.js';
 
 type JsonBody<P extends keyof paths> = paths[P] extends {

@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Operation, operations } from '@mailsvc/contract/api';
 import { coreErrors } from '@mailsvc/contract/errors';
+import { createHarness, type Harness } from '@mailsvc/testkit/harness';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { DOCS_DIR } from '../src/cli/docs.js';
 import { ApiError, sourcesOf } from '../src/errors.js';
-import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
 // biome-ignore lint/suspicious/noExplicitAny: the document is read loosely

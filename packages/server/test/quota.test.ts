@@ -1,5 +1,5 @@
+import { bearer, createHarness, type Harness, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createHarness, type Harness, seedScope } from './harness.js';
 
 let h: Harness;
 

@@ -2,12 +2,12 @@
 // client IP, per process by default and shared by every replica through Redis.
 import { randomUUID } from 'node:crypto';
 import { redisRateLimitStore } from '@mailsvc/contract/rate-limit';
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { AuthFailureLimiter } from '../src/domain/auth/rate-limit.js';
 import type { Deps } from '../src/domain/deps.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 

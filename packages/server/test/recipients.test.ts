@@ -1,13 +1,14 @@
 // POST /v1/recipients/status, POST /v1/recipients/resubscribe and POST /v1/messages/get: every
 // field and every error of their seed rows, the bounce policy and complaints recorded outside a
 // delivery claim, and environments kept apart.
+
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimMessages, recordAttempt } from '../src/db/repositories/queue.js';
 import { markUnsubscribed, recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
 import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import { BOUNCE_POLICY } from '../src/domain/recipients/bounce-policy.js';
 import { newId } from '../src/ids.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

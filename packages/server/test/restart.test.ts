@@ -1,9 +1,10 @@
 // Embedded mode after a crash: the process that holds the PGlite lock is the only worker there
 // can be, so messages a dead process had claimed go out at start-up, not when their lease ends.
+
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDelivery } from '../src/cli/worker.js';
 import { claimMessages } from '../src/db/repositories/queue.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

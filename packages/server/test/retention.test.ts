@@ -1,11 +1,11 @@
 // Retention: message metadata older than MAILSVC_RETENTION_DAYS that reached a final status is
 // deleted with its events and idempotency records; everything else stays.
 import { gzipSync } from 'node:zlib';
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteMessagesBefore } from '../src/db/repositories/retention.js';
 import { sweepOnce } from '../src/delivery/retention.js';
 import { seedContacts } from './bulk-helpers.js';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -1,7 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import {
+  bearer,
+  createHarness,
+  type Harness,
+  recipientRow,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
-import { bearer, createHarness, type Harness, recipientRow, type Scope, seedScope } from './harness.js';
 
 let h: Harness;
 let s: Scope;

@@ -5,9 +5,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  backend,
+  bearer,
+  createHarness,
+  type Harness,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
+import { type SmtpSink, startSmtpSink } from '@mailsvc/testkit/smtp-sink';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backend, bearer, createHarness, type Harness, type Scope, seedScope } from './harness.js';
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'mailsvc.js');
 const CONCURRENCY = 8;

@@ -1,4 +1,4 @@
-// The hostile-input suite of the wrapper: the generated corpus (server/test/hostile-corpus.ts) over
+// The hostile-input suite of the wrapper: the generated corpus (testkit/hostile-corpus.ts) over
 // its 51 template routes, /openapi.json and preflights, under / and the emulator prefix, through
 // the router against a real in-process core (sender override off and on), and malformed HTTP over
 // a real socket of the standalone server. Every answer: no 5xx, X-Request-Id, errors in the
@@ -6,9 +6,7 @@
 // wrapper and the core are healthy and nothing hostile was stored.
 
 import { coreErrors as errorCatalogue } from '@mailsvc/contract/errors';
-import { templateRoutes } from '@mailsvc/wrapper';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backend, createHarness, type Harness, type Scope } from '../../server/test/harness.js';
+import { backend, createHarness, type Harness, type Scope } from '@mailsvc/testkit/harness';
 import {
   ALL_METHODS,
   type Answer,
@@ -27,7 +25,6 @@ import {
   malformedHttp,
   NAME_REFUSED,
   pathTricks,
-  rawExchange,
   runPool,
   STORED_ADDRESS,
   seedRoomyScope,
@@ -38,7 +35,10 @@ import {
   visible,
   withValue,
   wrongTypeBodies,
-} from '../../server/test/hostile-corpus.js';
+} from '@mailsvc/testkit/hostile-corpus';
+import { rawExchange } from '@mailsvc/testkit/raw-http';
+import { templateRoutes } from '@mailsvc/wrapper';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapperConfigFrom } from '../src/config.js';
 import { coreErrorHandling, wrapperErrors } from '../src/errors.js';
 import type { WrapperRouter } from '../src/router.js';

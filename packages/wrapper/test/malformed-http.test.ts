@@ -2,50 +2,12 @@
 // them with the error envelope and X-Request-Id (DESIGN.md §2). Sent over raw sockets, since
 // fetch cannot send a malformed request.
 import net from 'node:net';
+import { type RawAnswer, rawUntilClose } from '@mailsvc/testkit/raw-http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { wrapperConfigFrom } from '../src/config.js';
 import { wrapperErrors } from '../src/errors.js';
 import { type RunningWrapper, startWrapperServer } from '../src/server.js';
 import { API_KEY, call, captureLogs, type StubCore, startStubCore, testRouter } from './helpers.js';
-
-interface RawReply {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Writes `raw` (in pieces when given several), reads until the server closes, parses one reply. */
-function rawExchange(port: number, raw: string | string[], opts: { gapMs?: number } = {}): Promise<RawReply> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no reply within 10 s; got ${JSON.stringify(Buffer.concat(chunks).toString())}`));
-    }, 10_000);
-    socket.on('connect', async () => {
-      for (const piece of Array.isArray(raw) ? raw : [raw]) {
-        if (socket.destroyed) return;
-        socket.write(piece);
-        if (opts.gapMs) await new Promise((r) => setTimeout(r, opts.gapMs));
-      }
-    });
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const l of lines) {
-        const i = l.indexOf(':');
-        headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
-    });
-  });
-}
 
 let stub: StubCore;
 let wrapper: RunningWrapper;
@@ -76,7 +38,7 @@ const HEAD = 'POST /auth/login-code HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type:
 const BODY = JSON.stringify({ to: 'jane@example.com', data: { code: '482913' } });
 
 /** The envelope, X-Request-Id equal to its requestId, Connection: close, the catalogue's status. */
-function expectEnvelope(reply: RawReply, code: keyof typeof wrapperErrors) {
+function expectEnvelope(reply: RawAnswer, code: keyof typeof wrapperErrors) {
   expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
   const body = JSON.parse(reply.body);
   expect(body).toEqual({
@@ -110,7 +72,7 @@ describe('a request the HTTP parser refuses', () => {
   ])(
     'answers %s with 400 invalid_request in the envelope, X-Request-Id and Connection: close',
     async (_name, raw) => {
-      const reply = await rawExchange(wrapper.port, raw);
+      const reply = await rawUntilClose(wrapper.port, raw);
       expectEnvelope(reply, 'invalid_request');
       expect(JSON.parse(reply.body).error.message).toBe('Malformed HTTP request.');
       expect(stub.calls).toHaveLength(0);
@@ -118,13 +80,13 @@ describe('a request the HTTP parser refuses', () => {
   );
 
   it('answers 20 KB of headers with 431 headers_too_large', async () => {
-    const reply = await rawExchange(wrapper.port, `${HEAD}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const reply = await rawUntilClose(wrapper.port, `${HEAD}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expectEnvelope(reply, 'headers_too_large');
   });
 
   it('answers headers that trickle in slower than the headers timeout with 408 request_timeout', async () => {
     const started = Date.now();
-    const reply = await rawExchange(wrapper.port, ['POST /auth/login-code HTTP/1.1\r\n', 'Host: x\r\n'], {
+    const reply = await rawUntilClose(wrapper.port, ['POST /auth/login-code HTTP/1.1\r\n', 'Host: x\r\n'], {
       gapMs: 100,
     });
     expectEnvelope(reply, 'request_timeout');
@@ -133,34 +95,34 @@ describe('a request the HTTP parser refuses', () => {
 
   it('answers a body that trickles in slower than the request timeout with 408 request_timeout', async () => {
     const pieces = [`${HEAD}Content-Length: ${BODY.length}\r\n\r\n`, ...BODY.slice(0, 20).split('')];
-    const reply = await rawExchange(wrapper.port, pieces, { gapMs: 100 });
+    const reply = await rawUntilClose(wrapper.port, pieces, { gapMs: 100 });
     expectEnvelope(reply, 'request_timeout');
     expect(stub.calls).toHaveLength(0);
   });
 
   it('answers CONNECT with 405 method_not_allowed in the envelope', async () => {
     expectEnvelope(
-      await rawExchange(wrapper.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+      await rawUntilClose(wrapper.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
       'method_not_allowed',
     );
   });
 
   it('answers a body declared over 256 KiB with 413 at once, without waiting for it (not 408)', async () => {
-    const reply = await rawExchange(wrapper.port, `${HEAD}Content-Length: 10000000\r\n\r\n{`);
+    const reply = await rawUntilClose(wrapper.port, `${HEAD}Content-Length: 10000000\r\n\r\n{`);
     expectEnvelope(reply, 'payload_too_large');
     expect(stub.calls).toHaveLength(0);
   });
 
   it('logs the refusal with its request id and parser code, never the raw request', async () => {
     const before = logs.lines.length;
-    const reply = await rawExchange(wrapper.port, `${HEAD}X-Secret: s3cr3t\0\r\n\r\n`);
+    const reply = await rawUntilClose(wrapper.port, `${HEAD}X-Secret: s3cr3t\0\r\n\r\n`);
     const line = logs.lines.slice(before).find((l) => l.includes(JSON.parse(reply.body).error.requestId));
     expect(JSON.parse(line!)).toMatchObject({ status: 400, parserCode: 'HPE_INVALID_HEADER_TOKEN' });
     expect(logs.lines.slice(before).join('')).not.toContain('s3cr3t');
   });
 
   it('still serves a well-formed request on the same server', async () => {
-    const reply = await rawExchange(
+    const reply = await rawUntilClose(
       wrapper.port,
       `${HEAD}Content-Length: ${BODY.length}\r\nConnection: close\r\n\r\n${BODY}`,
     );

@@ -1,8 +1,8 @@
 // Every route against a real in-process core (the server's harness: PGlite, or PostgreSQL with
 // TEST_DATABASE_URL), listening on a real port.
 import { getFixture, getTemplate, listTemplates } from '@mailsvc/templates';
+import { createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type Scope, seedScope } from '../../server/test/harness.js';
 import { API_KEY, call, type Router, testRouter } from './helpers.js';
 
 let h: Harness;

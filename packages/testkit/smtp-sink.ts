@@ -1,10 +1,10 @@
 // A real SMTP server in-process (smtp-server), scripted per recipient: the local part of the
 // address picks the answer. Received messages are parsed back with mailparser.
 import type { AddressInfo } from 'node:net';
+import { smtpTransport } from '@mailsvc/server/src/delivery/transports/smtp.js';
+import { DeliveryWorker } from '@mailsvc/server/src/delivery/worker.js';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
-import { smtpTransport } from '../src/delivery/transports/smtp.js';
-import { DeliveryWorker } from '../src/delivery/worker.js';
 
 /** The answer to RCPT TO, except `data-soft`: RCPT is accepted, then the end of DATA gets 451 4.3.0. */
 export type Script = 'ok' | 'soft' | 'unknown-user' | 'policy' | 'drop' | 'slow' | 'data-soft';

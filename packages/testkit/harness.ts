@@ -4,16 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import type { Response as InjectResponse } from 'light-my-request';
+import { buildApp } from '@mailsvc/server/src/api/app.js';
+import { fixedClock } from '@mailsvc/server/src/clock.js';
+import { loadConfig } from '@mailsvc/server/src/config.js';
+import { adminCommands } from '@mailsvc/server/src/domain/admin/index.js';
+import { createLogger } from '@mailsvc/server/src/logger.js';
+import { newSendBatchers, openRuntime, type Runtime } from '@mailsvc/server/src/runtime.js';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse as InjectResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { fixedClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { adminCommands } from '../src/domain/admin/index.js';
-import { createLogger } from '../src/logger.js';
-import { newSendBatchers, openRuntime, type Runtime } from '../src/runtime.js';
 
 export const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -103,7 +102,7 @@ export async function createHarness(
       return (await command.run(runtime.deps, input as never, 'test')) as never;
     },
     async replica() {
-      const { KeyLookupCache } = await import('../src/domain/auth/authenticate.js');
+      const { KeyLookupCache } = await import('@mailsvc/server/src/domain/auth/authenticate.js');
       const r = await buildApp(
         {
           ...runtime.deps,

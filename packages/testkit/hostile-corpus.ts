@@ -1,12 +1,11 @@
 // The hostile-input corpus, shared by the core's and the wrapper's hostile.test.ts. Generated and
 // deterministic (no random values): hostile strings for every string field of a body, structural
-// attacks on bodies, header, method and path tricks, malformed HTTP for raw sockets, and the rules
-// every answer must satisfy (DESIGN.md §2): never a 5xx, always X-Request-Id, errors in the
-// envelope with a catalogue code and its status, details as JSON Pointers.
-import net from 'node:net';
+// attacks on bodies, header, method and path tricks, malformed HTTP for raw sockets (sent with
+// raw-http.ts), and the rules every answer must satisfy (DESIGN.md §2): never a 5xx, always
+// X-Request-Id, errors in the envelope with a catalogue code and its status, details as JSON Pointers.
 import { MAX_ERROR_DETAILS } from '@mailsvc/contract/errors';
+import { adminCommands } from '@mailsvc/server/src/domain/admin/index.js';
 import { getFixture, getTemplate, jsonSchemaFor } from '@mailsvc/templates';
-import { adminCommands } from '../src/domain/admin/index.js';
 import type { Harness, Scope } from './harness.js';
 
 // ---- what a request of the corpus is
@@ -947,82 +946,6 @@ export function malformedHttp(t: { postPath: string; getPath: string; extraHeade
       chunks: [`${post}Content-Length: ${body.length}\r\n\r\n${body}\u0000\u0001GARBAGE\r\n\r\n`],
     },
   ];
-}
-
-export interface RawAnswer extends Answer {
-  /** The raw bytes received (for the report). */
-  text: string;
-}
-
-/** Parses the first complete non-1xx response in `buf`; null while incomplete. */
-function parseResponse(buf: Buffer, isClosed: boolean): RawAnswer | null {
-  let at = 0;
-  for (;;) {
-    const end = buf.indexOf('\r\n\r\n', at);
-    if (end < 0) return isClosed ? emptyAnswer(buf) : null;
-    const head = buf.subarray(at, end).toString('latin1');
-    const [statusLine = '', ...lines] = head.split('\r\n');
-    const status = Number(statusLine.split(' ')[1]);
-    const headers: Record<string, string> = {};
-    for (const l of lines) {
-      const i = l.indexOf(':');
-      if (i > 0) headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
-    }
-    const bodyStart = end + 4;
-    if (status >= 100 && status < 200) {
-      at = bodyStart;
-      continue;
-    }
-    const length = headers['content-length'];
-    if (length !== undefined) {
-      if (buf.length - bodyStart < Number(length)) return isClosed ? emptyAnswer(buf) : null;
-      const body = buf.subarray(bodyStart, bodyStart + Number(length)).toString('utf8');
-      return { status, headers, body, text: buf.toString('latin1') };
-    }
-    if (!isClosed) return null;
-    return { status, headers, body: buf.subarray(bodyStart).toString('utf8'), text: buf.toString('latin1') };
-  }
-}
-
-const emptyAnswer = (buf: Buffer): RawAnswer => ({
-  status: 0,
-  headers: {},
-  body: '',
-  text: buf.toString('latin1'),
-});
-
-/** Writes the chunks to a new connection and reads the first answer (or what arrived by the deadline). */
-export function rawExchange(
-  port: number,
-  chunks: (string | Buffer)[],
-  deadlineMs = 8000,
-): Promise<RawAnswer> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let received = Buffer.alloc(0);
-    let isDone = false;
-    const finish = (answer: RawAnswer) => {
-      if (isDone) return;
-      isDone = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(answer);
-    };
-    const timer = setTimeout(
-      () => finish(parseResponse(received, true) ?? emptyAnswer(received)),
-      deadlineMs,
-    );
-    socket.on('error', () => {});
-    socket.on('data', (d: Buffer) => {
-      received = Buffer.concat([received, d]);
-      const answer = parseResponse(received, false);
-      if (answer) finish(answer);
-    });
-    socket.on('close', () => finish(parseResponse(received, true) ?? emptyAnswer(received)));
-    socket.on('connect', () => {
-      for (const c of chunks) if (!socket.destroyed) socket.write(c);
-    });
-  });
 }
 
 // ---- methods and paths

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { PGLITE_EXTENSIONS } from '@mailsvc/server/src/db/connection.js';
+import { migrate } from '@mailsvc/server/src/db/migrate.js';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { PGLITE_EXTENSIONS } from '../src/db/connection.js';
-import { migrate } from '../src/db/migrate.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { backend } from './harness.js';
 
-export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/mailsvc.js');
+/** The server's bin (packages/server/bin/mailsvc.js), beside this package in the workspace. */
+export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../server/bin/mailsvc.js');
 
 export interface Result {
   code: number | null;
