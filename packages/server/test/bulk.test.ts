@@ -2,6 +2,7 @@
 // table, one skip reason per contact, the whole job inside the quota or nothing, the idempotent
 // retry, tenants kept apart, and the reputation guard with its admin resume and cancel.
 
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noteBulkOutcomes } from '../src/db/repositories/bulk.js';
@@ -678,3 +679,7 @@ describe('POST /v1/contacts/send/get and the reputation guard', () => {
     expect(bad.json().error.code).toBe('invalid_request');
   });
 });
+
+for (const id of ['sendToContacts', 'previewSendToContacts', 'getBulkSend'] as const) {
+  runCommonRouteTests(id, () => h);
+}

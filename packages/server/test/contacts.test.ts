@@ -1,8 +1,10 @@
 // The contacts endpoints (POST /v1/contacts/{upsert,upsert-many,get,list}): every field of the
 // record, the write rules (name, exact group sets, custom fields merged key by key), upsert-many's
 // all-or-nothing with indexed details, list search, every filter and cursor pagination, status and
-// delivery per the key's environment, tenants kept apart, and the errors common to the four.
+// delivery per the key's environment, tenants kept apart, and the security cases every route
+// shares (testkit/common-route-tests.ts).
 
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markUnsubscribed, recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
@@ -680,78 +682,6 @@ describe('logs', () => {
   });
 });
 
-describe('the errors common to the four contacts endpoints', () => {
-  const calls: [string, unknown][] = [
-    ['/v1/contacts/upsert', { email: 'jane@example.com' }],
-    ['/v1/contacts/upsert-many', { contacts: [{ email: 'jane@example.com' }] }],
-    ['/v1/contacts/get', { emailOrContactId: 'jane@example.com' }],
-    ['/v1/contacts/list', {}],
-  ];
-  const expectEach = async (apiKey: string | undefined, statusCode: number, code: string) => {
-    for (const [url, body] of calls) {
-      const res = await h.request({
-        method: 'POST',
-        url,
-        headers: { ...(apiKey && bearer(apiKey)), 'content-type': 'application/json' },
-        payload: JSON.stringify(body),
-      });
-      expect([res.statusCode, res.json().error.code], url).toEqual([statusCode, code]);
-    }
-  };
-
-  it('401 missing_api_key and invalid_api_key, 403 api_key_revoked', async () => {
-    await expectEach(undefined, 401, 'missing_api_key');
-    await expectEach(`msk_${s.keyId.slice(4)}_wrong`, 401, 'invalid_api_key');
-    const revoked = await seedScope(h);
-    await h.admin('keys.revoke', { id: revoked.keyId });
-    await expectEach(revoked.apiKey, 403, 'api_key_revoked');
-  });
-
-  it('402 trial_expired, 403 project_inactive and environment_inactive', async () => {
-    await expectEach(
-      (await seedScope(h, { trialEndsAt: '2026-01-01T00:00:00Z' })).apiKey,
-      402,
-      'trial_expired',
-    );
-    const p = await seedScope(h);
-    await h.admin('projects.update', { id: p.projectId, status: 'inactive' });
-    await expectEach(p.apiKey, 403, 'project_inactive');
-    const e = await seedScope(h);
-    await h.admin('environments.update', { id: e.environmentId, status: 'inactive' });
-    await expectEach(e.apiKey, 403, 'environment_inactive');
-  });
-
-  it('404 project_not_found and environment_not_found, 403 tenant_not_found', async () => {
-    const t = await seedScope(h);
-    await h.admin('tenants.delete', { id: t.tenantId });
-    await expectEach(t.apiKey, 403, 'tenant_not_found');
-    const p = await seedScope(h);
-    await h.admin('projects.delete', { id: p.projectId });
-    await expectEach(p.apiKey, 404, 'project_not_found');
-    const e = await seedScope(h);
-    await h.admin('environments.delete', { id: e.environmentId });
-    await expectEach(e.apiKey, 404, 'environment_not_found');
-  });
-
-  it('405 method_not_allowed for GET, with Allow; 415 for a non-JSON body; 413 over 256 KiB', async () => {
-    for (const [url] of calls) {
-      const res = await h.request({ method: 'GET', url, headers: bearer(s.apiKey) });
-      expect([res.statusCode, res.headers.allow, res.json().error.code], url).toEqual([
-        405,
-        'POST',
-        'method_not_allowed',
-      ]);
-      const text = await h.request({
-        method: 'POST',
-        url,
-        headers: { ...bearer(s.apiKey), 'content-type': 'text/plain' },
-        payload: 'x',
-      });
-      expect([text.statusCode, text.json().error.code], url).toEqual([415, 'unsupported_media_type']);
-      const huge = await post(url, s.apiKey, { email: 'x'.repeat(300 * 1024) });
-      expect([huge.statusCode, huge.json().error.code], url).toEqual([413, 'payload_too_large']);
-      const bad = await post(url, s.apiKey, '{"email":');
-      expect([bad.statusCode, bad.json().error.code], url).toEqual([400, 'invalid_request']);
-    }
-  });
-});
+for (const id of ['upsertContact', 'upsertContacts', 'getContact', 'listContacts'] as const) {
+  runCommonRouteTests(id, () => h);
+}

@@ -6,6 +6,7 @@ import { createSign } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
 import {
   bearer,
   createHarness,
@@ -445,3 +446,7 @@ describe('POST /v1/events/ses', () => {
     }
   });
 });
+
+for (const id of ['ingestRelayEvent', 'ingestSesEvent'] as const) {
+  runCommonRouteTests(id, () => h);
+}

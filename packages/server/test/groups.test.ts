@@ -3,6 +3,7 @@
 // email (all or nothing), and tenants kept apart. Contacts are inserted directly: the contacts
 // endpoints are another change.
 
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
@@ -470,82 +471,12 @@ describe('tenants apart, environments together', () => {
   });
 });
 
-describe('the errors common to the five endpoints', () => {
-  const calls: [string, unknown][] = [
-    ['/v1/contacts/groups/upsert', { name: 'Common' }],
-    ['/v1/contacts/groups/list', {}],
-    ['/v1/contacts/groups/delete', { groupSlug: 'common' }],
-    ['/v1/contacts/groups/add', { groupSlug: 'common', contactIds: ['jane@example.com'] }],
-    ['/v1/contacts/groups/remove', { groupSlug: 'common', contactIds: ['jane@example.com'] }],
-  ];
-  const expectEach = async (apiKey: string | undefined, statusCode: number, code: string) => {
-    for (const [url, body] of calls) {
-      const res = await h.request({
-        method: 'POST',
-        url,
-        headers: { ...(apiKey && bearer(apiKey)), 'content-type': 'application/json' },
-        payload: JSON.stringify(body),
-      });
-      expect([res.statusCode, res.json().error?.code], url).toEqual([statusCode, code]);
-    }
-  };
-
-  it('401 missing_api_key and invalid_api_key, 403 api_key_revoked', async () => {
-    await expectEach(undefined, 401, 'missing_api_key');
-    await expectEach(`msk_${s.keyId.slice(4)}_wrong`, 401, 'invalid_api_key');
-    const revoked = await seedScope(h);
-    await h.admin('keys.revoke', { id: revoked.keyId });
-    await expectEach(revoked.apiKey, 403, 'api_key_revoked');
-  });
-
-  it('402 trial_expired, 403 project_inactive and environment_inactive', async () => {
-    await expectEach(
-      (await seedScope(h, { trialEndsAt: '2026-01-01T00:00:00Z' })).apiKey,
-      402,
-      'trial_expired',
-    );
-    const p = await seedScope(h);
-    await h.admin('projects.update', { id: p.projectId, status: 'inactive' });
-    await expectEach(p.apiKey, 403, 'project_inactive');
-    const e = await seedScope(h);
-    await h.admin('environments.update', { id: e.environmentId, status: 'inactive' });
-    await expectEach(e.apiKey, 403, 'environment_inactive');
-  });
-
-  it('404 project_not_found and environment_not_found, 403 tenant_not_found', async () => {
-    const t = await seedScope(h);
-    await h.admin('tenants.delete', { id: t.tenantId });
-    await expectEach(t.apiKey, 403, 'tenant_not_found');
-    const p = await seedScope(h);
-    await h.admin('projects.delete', { id: p.projectId });
-    await expectEach(p.apiKey, 404, 'project_not_found');
-    const e = await seedScope(h);
-    await h.admin('environments.delete', { id: e.environmentId });
-    await expectEach(e.apiKey, 404, 'environment_not_found');
-  });
-
-  it('405 method_not_allowed for GET, with Allow, before authentication', async () => {
-    for (const [url] of calls) {
-      const res = await h.request({ method: 'GET', url });
-      expect([res.statusCode, res.headers.allow, res.json().error.code], url).toEqual([
-        405,
-        'POST',
-        'method_not_allowed',
-      ]);
-    }
-  });
-
-  it('413 payload_too_large and 415 unsupported_media_type', async () => {
-    for (const [url] of calls) {
-      const big = await post(url, s.apiKey, { name: 'x'.repeat(300 * 1024) });
-      expectError(big, 413, 'payload_too_large');
-      const text = await h.request({
-        method: 'POST',
-        url,
-        headers: { ...bearer(s.apiKey), 'content-type': 'text/plain' },
-        payload: '{}',
-      });
-      expectError(text, 415, 'unsupported_media_type');
-    }
-  });
-});
+for (const id of [
+  'upsertGroup',
+  'listGroups',
+  'deleteGroup',
+  'addContactsToGroup',
+  'removeContactsFromGroup',
+] as const) {
+  runCommonRouteTests(id, () => h);
+}

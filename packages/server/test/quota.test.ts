@@ -1,3 +1,4 @@
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
 import { bearer, createHarness, type Harness, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -146,21 +147,9 @@ describe('GET /v1/quota errors', () => {
     expect(res.json().error.code).toBe(code);
   };
 
-  it('refuses an expired trial with 402 trial_expired', async () => {
+  it('refuses a trial that ends this very moment with 402 trial_expired', async () => {
     const s = await seedScope(h, { trialEndsAt: '2026-11-22T10:15:30.123Z' });
     await expectError(s.apiKey, 402, 'trial_expired');
-  });
-
-  it('refuses an inactive project with 403 project_inactive', async () => {
-    const s = await seedScope(h);
-    await h.admin('projects.update', { id: s.projectId, status: 'inactive' });
-    await expectError(s.apiKey, 403, 'project_inactive');
-  });
-
-  it('refuses an inactive environment with 403 environment_inactive', async () => {
-    const s = await seedScope(h);
-    await h.admin('environments.update', { id: s.environmentId, status: 'inactive' });
-    await expectError(s.apiKey, 403, 'environment_inactive');
   });
 
   it('checks trial, then project, then environment', async () => {
@@ -171,28 +160,6 @@ describe('GET /v1/quota errors', () => {
     await h.admin('tenants.update', { id: s.tenantId, accessStatus: 'active' });
     await expectError(s.apiKey, 403, 'project_inactive');
   });
-
-  it('refuses a deleted tenant, project and environment (403 tenant_not_found, 404 project_not_found, 404 environment_not_found)', async () => {
-    const a = await seedScope(h);
-    await h.admin('tenants.delete', { id: a.tenantId });
-    await expectError(a.apiKey, 403, 'tenant_not_found');
-    const b = await seedScope(h);
-    await h.admin('projects.delete', { id: b.projectId });
-    await expectError(b.apiKey, 404, 'project_not_found');
-    const c = await seedScope(h);
-    await h.admin('environments.delete', { id: c.environmentId });
-    await expectError(c.apiKey, 404, 'environment_not_found');
-  });
-
-  it('answers POST /v1/quota with 405 and Allow, before authentication', async () => {
-    const res = await h.request({
-      method: 'POST',
-      url: '/v1/quota',
-      payload: 'x',
-      headers: { 'content-type': 'text/plain' },
-    });
-    expect(res.statusCode).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
-    expect(res.json().error.code).toBe('method_not_allowed');
-  });
 });
+
+runCommonRouteTests('getQuota', () => h);

@@ -2,6 +2,7 @@
 // field and every error of their seed rows, the bounce policy and complaints recorded outside a
 // delivery claim, and environments kept apart.
 
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
 import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimMessages, recordAttempt } from '../src/db/repositories/queue.js';
@@ -447,66 +448,6 @@ describe('POST /v1/messages/get', () => {
   });
 });
 
-describe('the errors common to the three endpoints', () => {
-  const calls: [string, unknown][] = [
-    ['/v1/recipients/status', { email: 'jane@example.com' }],
-    ['/v1/recipients/resubscribe', { email: 'jane@example.com', scope: 'app_notifications' }],
-    ['/v1/messages/get', { messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5' }],
-  ];
-  const expectEach = async (apiKey: string | undefined, statusCode: number, code: string) => {
-    for (const [url, body] of calls) {
-      const res = await h.request({
-        method: 'POST',
-        url,
-        headers: { ...(apiKey && bearer(apiKey)), 'content-type': 'application/json' },
-        payload: JSON.stringify(body),
-      });
-      expect([res.statusCode, res.json().error.code], url).toEqual([statusCode, code]);
-    }
-  };
-
-  it('401 missing_api_key and invalid_api_key, 403 api_key_revoked', async () => {
-    await expectEach(undefined, 401, 'missing_api_key');
-    await expectEach(`msk_${s.keyId.slice(4)}_wrong`, 401, 'invalid_api_key');
-    const revoked = await seedScope(h);
-    await h.admin('keys.revoke', { id: revoked.keyId });
-    await expectEach(revoked.apiKey, 403, 'api_key_revoked');
-  });
-
-  it('402 trial_expired, 403 project_inactive and environment_inactive', async () => {
-    await expectEach(
-      (await seedScope(h, { trialEndsAt: '2026-01-01T00:00:00Z' })).apiKey,
-      402,
-      'trial_expired',
-    );
-    const p = await seedScope(h);
-    await h.admin('projects.update', { id: p.projectId, status: 'inactive' });
-    await expectEach(p.apiKey, 403, 'project_inactive');
-    const e = await seedScope(h);
-    await h.admin('environments.update', { id: e.environmentId, status: 'inactive' });
-    await expectEach(e.apiKey, 403, 'environment_inactive');
-  });
-
-  it('404 project_not_found and environment_not_found, 403 tenant_not_found', async () => {
-    const t = await seedScope(h);
-    await h.admin('tenants.delete', { id: t.tenantId });
-    await expectEach(t.apiKey, 403, 'tenant_not_found');
-    const p = await seedScope(h);
-    await h.admin('projects.delete', { id: p.projectId });
-    await expectEach(p.apiKey, 404, 'project_not_found');
-    const e = await seedScope(h);
-    await h.admin('environments.delete', { id: e.environmentId });
-    await expectEach(e.apiKey, 404, 'environment_not_found');
-  });
-
-  it('405 method_not_allowed for GET, with Allow', async () => {
-    for (const [url] of calls) {
-      const res = await h.request({ method: 'GET', url, headers: bearer(s.apiKey) });
-      expect([res.statusCode, res.headers.allow, res.json().error.code], url).toEqual([
-        405,
-        'POST',
-        'method_not_allowed',
-      ]);
-    }
-  });
-});
+for (const id of ['getRecipientStatus', 'resubscribeRecipient', 'getMessage'] as const) {
+  runCommonRouteTests(id, () => h);
+}

@@ -1,3 +1,4 @@
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
 import {
   backend,
   bearer,
@@ -132,19 +133,6 @@ describe('POST /v1/send accepts', () => {
 });
 
 describe('POST /v1/send errors', () => {
-  it('refuses a missing or invalid key before reading the body', async () => {
-    await expectError(
-      await h.request({
-        method: 'POST',
-        url: '/v1/send',
-        payload: 'not json',
-        headers: { 'content-type': 'application/json' },
-      }),
-      401,
-      'missing_api_key',
-    );
-  });
-
   it('refuses a body without templateId, to or data with 400 invalid_request listing each', async () => {
     const err = await expectError(await send(s.apiKey, {}), 400, 'invalid_request');
     expect(err.details.map((d: { path: string }) => d.path).sort()).toEqual(['/data', '/templateId', '/to']);
@@ -386,32 +374,6 @@ describe('POST /v1/send errors', () => {
   it('refuses a plan with a zero limit and no overage', async () => {
     const t = await seedScope(h, { monthlyLimit: 0 });
     await expectError(await send(t.apiKey, LOGIN), 403, 'monthly_quota_exceeded');
-  });
-
-  it('refuses an expired trial with 402 trial_expired', async () => {
-    const t = await seedScope(h, { trialEndsAt: '2026-11-01T00:00:00.000Z' });
-    await expectError(await send(t.apiKey, LOGIN), 402, 'trial_expired');
-  });
-
-  it('refuses deleted and inactive scopes', async () => {
-    const a = await seedScope(h);
-    await h.admin('projects.update', { id: a.projectId, status: 'inactive' });
-    await expectError(await send(a.apiKey, LOGIN), 403, 'project_inactive');
-    const b = await seedScope(h);
-    await h.admin('environments.update', { id: b.environmentId, status: 'inactive' });
-    await expectError(await send(b.apiKey, LOGIN), 403, 'environment_inactive');
-    const c = await seedScope(h);
-    await h.admin('projects.delete', { id: c.projectId });
-    await expectError(await send(c.apiKey, LOGIN), 404, 'project_not_found');
-    const d = await seedScope(h);
-    await h.admin('environments.delete', { id: d.environmentId });
-    await expectError(await send(d.apiKey, LOGIN), 404, 'environment_not_found');
-  });
-
-  it('answers GET /v1/send with 405', async () => {
-    const res = await h.request({ method: 'GET', url: '/v1/send' });
-    expect(res.statusCode).toBe(405);
-    expect(res.headers.allow).toBe('POST');
   });
 });
 
@@ -793,3 +755,5 @@ describe(`group commit of accepts (${backend})`, () => {
     expect(await usage(t)).toEqual({ tenant: 3, environment: 3 });
   });
 });
+
+runCommonRouteTests('sendEmail', () => h);
