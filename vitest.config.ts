@@ -20,6 +20,7 @@ const SERVICE = [
   'packages/client/test/**/*.test.ts',
   'packages/wrapper/test/**/*.test.ts',
   'packages/server/test/architecture-map.test.ts',
+  'packages/server/test/db-schema.test.ts',
   'packages/server/test/cli-usage.test.ts',
   'packages/server/test/dev-pages.test.ts',
   'packages/server/test/http-edge.test.ts',
