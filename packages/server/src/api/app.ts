@@ -100,8 +100,9 @@ function installDeclaredErrorsCheck(
   });
 }
 
-export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
-  const app: FastifyInstance = Fastify({
+/** Fastify with the contract's conventions: request ids, timeouts, strict Ajv, errors in the envelope. */
+function createFastify(deps: Deps): FastifyInstance {
+  return Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     genReqId: () => newId('req'),
     requestIdHeader: false,
@@ -154,6 +155,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       );
     },
   });
+}
+
+/** Every method and CONNECT answered in the envelope; JSON bodies only, read by the shared input rules. */
+function installMethodsAndBodies(app: FastifyInstance): void {
   // Every method Node's parser accepts is routable, so a known path answers 405 for any of them
   // (TRACE, PROPFIND, …) rather than 404. CONNECT never reaches the router: answered below.
   for (const method of http.METHODS) {
@@ -170,6 +175,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) =>
     parseJsonRequestBody(body as string, done),
   );
+}
+
+/** The request id on every answer, 503 while the server drains, and one Host header. */
+function installRequestChecks(app: FastifyInstance): void {
   // Requests that arrive on open connections while the server drains (closeApp): 503 in the
   // envelope, and the connection is not kept.
   let isClosing = false;
@@ -189,12 +198,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     if (hostHeaderCount(req.raw.rawHeaders) > 1)
       throw new ApiError('invalid_request', 'A request has one Host header (RFC 9112 §3.2).');
   });
-  installErrorHandling(app);
-  installAuth(app, deps, opts.adminToken);
-  installDeclaredErrorsCheck(app, opts.onUndeclaredError);
-  const add405s = collectRoutesFor405(app);
-  await registerOpenApi(app, deps.config.MAILSVC_PUBLIC_URL);
+}
 
+async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions): Promise<void> {
   healthRoutes(app, deps);
   metricsRoutes(app, deps.config, deps.metrics);
   quotaRoutes(app, deps);
@@ -208,7 +214,18 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await registerOpenApiRoutes(app);
   if (opts.adminToken) adminRoutes(app, deps);
   for (const register of opts.extraRoutes ?? []) register(app);
+}
 
+export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = createFastify(deps);
+  installMethodsAndBodies(app);
+  installRequestChecks(app);
+  installErrorHandling(app);
+  installAuth(app, deps, opts.adminToken);
+  installDeclaredErrorsCheck(app, opts.onUndeclaredError);
+  const add405s = collectRoutesFor405(app);
+  await registerOpenApi(app, deps.config.MAILSVC_PUBLIC_URL);
+  await registerRoutes(app, deps, opts);
   add405s();
   return app;
 }

@@ -70,19 +70,18 @@ function progressReporter(sink: ProgressSink, io: Io, totalBytes: number, starte
   };
 }
 
-export async function runContacts(args: string[], io: Io, sink: ProgressSink = processSink): Promise<number> {
-  const [action, ...rest] = args;
-  if (action === undefined || ['--help', '-h', 'help'].includes(action) || rest.includes('--help')) {
-    io.stdout(USAGE);
-    return action === undefined ? 2 : 0;
-  }
-  const usage = (message: string) => {
-    io.stderr(
-      `mailsvc contacts: ${message} (usage: mailsvc contacts import --environment ENV_ID --file FILE [--group SLUG] [--json])`,
-    );
-    return 2;
-  };
-  if (action !== 'import') return usage(`unknown action '${action}'`);
+interface ImportArgs {
+  environment: string;
+  file: string;
+  group?: string;
+  json?: boolean;
+  /** The file's size in bytes, for the progress bar. */
+  size: number;
+}
+
+/** The import's arguments, checked before any database is opened; else what is wrong with them. */
+function parseImportArgs(rest: string[]): { ok: true; args: ImportArgs } | { ok: false; problem: string } {
+  const problem = (p: string) => ({ ok: false as const, problem: p });
   let values: { environment?: string; file?: string; group?: string; json?: boolean };
   try {
     ({ values } = parseArgs({
@@ -97,29 +96,33 @@ export async function runContacts(args: string[], io: Io, sink: ProgressSink = p
       allowPositionals: false,
     }));
   } catch (err) {
-    return usage((err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
+    return problem((err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
   }
-  if (!values.environment) return usage('--environment is required');
+  if (!values.environment) return problem('--environment is required');
   if (!ENVIRONMENT_ID.test(values.environment))
-    return usage('--environment: expected an environment id like env_01J…');
-  if (!values.file) return usage('--file is required');
+    return problem('--environment: expected an environment id like env_01J…');
+  if (!values.file) return problem('--file is required');
   let size: number;
   try {
     const stat = fs.statSync(values.file);
-    if (!stat.isFile()) return usage(`--file: ${values.file} is not a file`);
+    if (!stat.isFile()) return problem(`--file: ${values.file} is not a file`);
     size = stat.size;
   } catch (err) {
-    return usage(`--file: cannot read ${values.file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    return problem(`--file: cannot read ${values.file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (values.group !== undefined && !new RegExp(GROUP_SLUG_PATTERN).test(values.group))
-    return usage(
+    return problem(
       `--group "${values.group}" is not a group slug: lowercase letters, digits and hyphens, at most 63`,
     );
+  return { ok: true, args: { ...values, environment: values.environment, file: values.file, size } };
+}
+
+/** The runtime against the database; undefined (said on stderr) when a running server holds it. */
+async function openImportRuntime(io: Io) {
   const config = loadConfig();
   const { openRuntime } = await import('../runtime.js');
-  let runtime: Awaited<ReturnType<typeof openRuntime>>;
   try {
-    runtime = await openRuntime(config, { command: 'contacts import' });
+    return await openRuntime(config, { command: 'contacts import' });
   } catch (err) {
     if (!(err instanceof DataDirLockedError)) throw err;
     // Unlike admin commands, an import is not forwarded to the running server: it writes
@@ -129,10 +132,30 @@ export async function runContacts(args: string[], io: Io, sink: ProgressSink = p
         'Stop it (Ctrl+C; the data stays), run the import, and start it again; or, without stopping it, ' +
         'load contacts through POST /v1/contacts/upsert-many (1,000 per call). On PostgreSQL (DATABASE_URL) the import runs beside the service.',
     );
-    return 1;
+    return undefined;
   }
+}
+
+export async function runContacts(args: string[], io: Io, sink: ProgressSink = processSink): Promise<number> {
+  const [action, ...rest] = args;
+  if (action === undefined || ['--help', '-h', 'help'].includes(action) || rest.includes('--help')) {
+    io.stdout(USAGE);
+    return action === undefined ? 2 : 0;
+  }
+  const usage = (message: string) => {
+    io.stderr(
+      `mailsvc contacts: ${message} (usage: mailsvc contacts import --environment ENV_ID --file FILE [--group SLUG] [--json])`,
+    );
+    return 2;
+  };
+  if (action !== 'import') return usage(`unknown action '${action}'`);
+  const parsed = parseImportArgs(rest);
+  if (!parsed.ok) return usage(parsed.problem);
+  const values = parsed.args;
+  const runtime = await openImportRuntime(io);
+  if (!runtime) return 1;
   const started = performance.now();
-  const progress = progressReporter(sink, io, size, started);
+  const progress = progressReporter(sink, io, values.size, started);
   try {
     const summary = await importContacts(runtime.deps, {
       environmentId: values.environment,

@@ -62,12 +62,84 @@ async function ensureDevKey(deps: Deps, dataDir: string): Promise<string> {
       if (!(err instanceof ApiError)) throw err;
     }
   }
-  // The key and its audit event together, as every admin change.
-  const { apiKey } = await deps.db
-    .transaction()
-    .execute((trx) => createKey({ ...deps, db: trx }, { environment: scope.environmentId }, 'system:start'));
+  // The key and its audit event together, as every admin change (createKey's auditedChange).
+  const { apiKey } = await createKey(deps, { environment: scope.environmentId }, 'system:start');
   writeSecretFile(dataDir, DEV_KEY_FILE, apiKey);
   return apiKey;
+}
+
+interface Banner {
+  mode: 'start' | 'api';
+  config: ReturnType<typeof loadConfig>;
+  baseUrl: string;
+  /** Where the database is. */
+  database: string;
+  /** Where rate limits are counted (describeRateLimits). */
+  limits: string;
+  delivery: { description: string } | undefined;
+  inbound: { port: number } | string | undefined;
+  devKey: string | undefined;
+  devPages: ReturnType<typeof devPagesFor>;
+  wrapper: RunningWrapper | string | undefined;
+}
+
+/** What `mailsvc start` and `mailsvc api` print once they listen: where everything is, how to try it. */
+function bannerLines({
+  mode,
+  config,
+  baseUrl,
+  database,
+  limits,
+  delivery,
+  inbound,
+  devKey,
+  devPages,
+  wrapper,
+}: Banner): string[] {
+  const lines = [
+    '',
+    `mailsvc ${mode} is running`,
+    `  API        ${baseUrl}`,
+    `  Database   ${database}`,
+    ...(delivery ? [`  Delivery   ${delivery.description}`] : []),
+    ...(inbound
+      ? typeof inbound === 'string'
+        ? [`  Inbound    not started: ${inbound}`]
+        : [
+            `  Inbound    smtp://${reachableHost(config.MAILSVC_INBOUND_HOST)}:${inbound.port} for @${config.MAILSVC_BOUNCE_DOMAIN} (bounces, complaints)`,
+          ]
+      : []),
+    `  Limits     ${limits}`,
+    `  Metrics    ${baseUrl}/metrics (${config.MAILSVC_METRICS_TOKEN ? 'bearer token' : 'this machine only'}; docs/operations.md)`,
+  ];
+  if (devKey) {
+    lines.push(
+      `  API key    ${devKey}`,
+      `             (dev key for the demo environment, kept in ${config.dataDir}/${DEV_KEY_FILE})`,
+      ...(devPages.templates ? [`  Templates  ${baseUrl}/dev/templates`] : []),
+      ...(wrapper
+        ? typeof wrapper === 'string'
+          ? [`  Wrapper    not started: ${wrapper}`]
+          : [`  Wrapper    ${wrapper.url}`]
+        : []),
+      ...(devPages.inbox ? [`  Inbox      ${baseUrl}/dev/inbox`] : []),
+      '',
+      'Try it:',
+      `  curl -s ${baseUrl}/v1/quota -H 'Authorization: Bearer ${devKey}'`,
+      `  curl -s ${baseUrl}/v1/send -H 'Authorization: Bearer ${devKey}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"templateId":"login-code","to":"jane@example.com","data":{"code":"482913"}}'`,
+      ...(devPages.inbox ? [`  then open ${baseUrl}/dev/inbox to read it`] : []),
+      ...(wrapper && typeof wrapper !== 'string'
+        ? [
+            `  curl -s ${wrapper.url}/auth/login-code -H 'Content-Type: application/json' \\`,
+            `    -d '{"to":"jane@example.com","data":{"code":"482913"}}'`,
+          ]
+        : []),
+    );
+  }
+  if (devPages.warning) lines.push('', `Warning: ${devPages.warning}.`);
+  lines.push('', 'Press Ctrl+C to stop.', '');
+  return lines;
 }
 
 export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): Promise<number> {
@@ -93,7 +165,6 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const adminToken = resolveAdminToken(config);
   // The gallery sends only with the capture transport on the embedded database (dev-access.ts).
   const devPages = devPagesFor(config, mode, database.kind);
-  const hasInbox = devPages.inbox;
   const app = await buildApp(deps, { adminToken, extraRoutes: devPageRoutes(deps, devPages) });
   const devKey = mode === 'start' ? await ensureDevKey(deps, config.dataDir) : undefined;
   try {
@@ -113,50 +184,21 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const inbound =
     mode === 'start' && config.MAILSVC_INBOUND_ENABLED ? await startLocalInbound(deps) : undefined;
 
-  const lines = [
-    '',
-    `mailsvc ${mode} is running`,
-    `  API        ${baseUrl}`,
-    `  Database   ${database.location}`,
-    ...(delivery ? [`  Delivery   ${delivery.description}`] : []),
-    ...(inbound
-      ? typeof inbound === 'string'
-        ? [`  Inbound    not started: ${inbound}`]
-        : [
-            `  Inbound    smtp://${reachableHost(config.MAILSVC_INBOUND_HOST)}:${inbound.port} for @${config.MAILSVC_BOUNCE_DOMAIN} (bounces, complaints)`,
-          ]
-      : []),
-    `  Limits     ${await describeRateLimits(deps)}`,
-    `  Metrics    ${baseUrl}/metrics (${config.MAILSVC_METRICS_TOKEN ? 'bearer token' : 'this machine only'}; docs/operations.md)`,
-  ];
-  if (devKey) {
-    lines.push(
-      `  API key    ${devKey}`,
-      `             (dev key for the demo environment, kept in ${config.dataDir}/${DEV_KEY_FILE})`,
-      ...(devPages.templates ? [`  Templates  ${baseUrl}/dev/templates`] : []),
-      ...(wrapper
-        ? typeof wrapper === 'string'
-          ? [`  Wrapper    not started: ${wrapper}`]
-          : [`  Wrapper    ${wrapper.url}`]
-        : []),
-      ...(hasInbox ? [`  Inbox      ${baseUrl}/dev/inbox`] : []),
-      '',
-      'Try it:',
-      `  curl -s ${baseUrl}/v1/quota -H 'Authorization: Bearer ${devKey}'`,
-      `  curl -s ${baseUrl}/v1/send -H 'Authorization: Bearer ${devKey}' -H 'Content-Type: application/json' \\`,
-      `    -d '{"templateId":"login-code","to":"jane@example.com","data":{"code":"482913"}}'`,
-      ...(hasInbox ? [`  then open ${baseUrl}/dev/inbox to read it`] : []),
-      ...(wrapper && typeof wrapper !== 'string'
-        ? [
-            `  curl -s ${wrapper.url}/auth/login-code -H 'Content-Type: application/json' \\`,
-            `    -d '{"to":"jane@example.com","data":{"code":"482913"}}'`,
-          ]
-        : []),
-    );
-  }
-  if (devPages.warning) lines.push('', `Warning: ${devPages.warning}.`);
-  lines.push('', 'Press Ctrl+C to stop.', '');
-  io.stdout(lines.join('\n'));
+  const limits = await describeRateLimits(deps);
+  io.stdout(
+    bannerLines({
+      mode,
+      config,
+      baseUrl,
+      database: database.location,
+      limits,
+      delivery,
+      inbound,
+      devKey,
+      devPages,
+      wrapper,
+    }).join('\n'),
+  );
 
   await untilStopSignal(io, `mailsvc ${mode}`);
   io.stdout('mailsvc: stopping…');

@@ -70,17 +70,18 @@ function signedReferenceIn(deps: Pick<Deps, 'keys'>, ref: MessageRef): string | 
   return byHeader ?? ((ref.returnPath && messageIdFromVerp(deps.keys.verp, ref.returnPath)) || undefined);
 }
 
-export async function startInbound(
-  deps: Pick<Deps, 'db' | 'clock' | 'log' | 'keys' | 'config'>,
-  opts: { port: number; host: string },
-): Promise<RunningInbound> {
-  const log = deps.log.child({ component: 'inbound' });
+type InboundDeps = Pick<Deps, 'db' | 'clock' | 'log' | 'keys' | 'config'>;
+type Log = Deps['log'];
+
+/**
+ * Whether an address is on a domain of ours: the service's bounce domain, or bounces.<a verified
+ * sending domain>. Answers per domain are kept a minute (a lookup in flight is shared): recipients
+ * of one domain cost one query a minute, not one each.
+ */
+function bounceDomainCheck(deps: InboundDeps): (address: string) => Promise<boolean> {
   const bounceDomain = deps.config.MAILSVC_BOUNCE_DOMAIN.toLowerCase();
-  // Answers per domain, kept a minute (a lookup in flight is shared): recipients of one domain cost
-  // one query a minute, not one each.
   const verified = new Map<string, { isOurs: Promise<boolean>; until: number }>();
-  /** The service's bounce domain, or bounces.<a verified sending domain>: nothing else is ours. */
-  const isOurDomain = async (address: string): Promise<boolean> => {
+  return async (address) => {
     const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
     if (domain === bounceDomain) return true;
     if (!domain.startsWith('bounces.')) return false;
@@ -94,15 +95,72 @@ export async function startInbound(
     isOurs.catch(() => verified.delete(domain));
     return isOurs;
   };
+}
+
+/** A refusal of a recipient, or, past MAX_REFUSED_RECIPIENTS of them in a session, the end of the connection. */
+function recipientRefusals(): (session: SMTPServerSession, code: number, message: string) => SmtpReply {
   const refusals = new WeakMap<SMTPServerSession, number>();
-  /** A refusal of a recipient, or, past MAX_REFUSED_RECIPIENTS of them, the end of the connection. */
-  const refuse = (session: SMTPServerSession, code: number, message: string): SmtpReply => {
+  return (session, code, message) => {
     const count = (refusals.get(session) ?? 0) + 1;
     refusals.set(session, count);
     return count > MAX_REFUSED_RECIPIENTS
       ? new SmtpReply(421, '4.7.0 Too many refused recipients, closing connection')
       : new SmtpReply(code, message);
   };
+}
+
+/** Reads a message and applies the report it holds; an SmtpReply when it is refused. */
+async function receiveReport(
+  deps: InboundDeps,
+  log: Log,
+  stream: SMTPServerDataStream,
+  session: SMTPServerSession,
+): Promise<{ report: FeedbackReport; outcomes: ReportOutcome[] }> {
+  const raw = await readCapped(stream);
+  if (!raw) throw new SmtpReply(552, '5.3.4 Message too big for a report (1 MiB)');
+  let report: FeedbackReport;
+  try {
+    report = parseReport(raw);
+  } catch (err) {
+    // Not something a retry can fix: refused for good (a bounce's sender discards it).
+    log.warn({ err }, 'inbound mail could not be read');
+    throw new SmtpReply(554, '5.6.0 Message could not be read');
+  }
+  const verp = verpMessageId(deps, session);
+  // Unauthenticated mail names a message only by a reference we signed. A bounce goes to
+  // the envelope sender, our VERP address, and is matched by it alone: the returned
+  // original is what its recipient could write. Only a complaint (ARF, sent to a
+  // feedback-loop address) may name it by the original's signed Message-ID or Return-Path.
+  const signed = verp ?? (report.type === 'arf' ? signedReferenceIn(deps, report.ref) : undefined);
+  report.ref = signed ? { signedMessageId: signed } : {};
+  const outcomes =
+    report.items.length > 0 ? await applyFeedbackReport(deps, report, { source: 'inbound', raw }) : [];
+  log.info(
+    { type: report.type, feedbackType: report.feedbackType, outcomes: outcomes.map((o) => o.result) },
+    'inbound mail',
+  );
+  return { report, outcomes };
+}
+
+/** The answer to a message whose report failed: 451 while the database is away, else refused. */
+function failedReportReply(err: unknown, log: Log): SmtpReply {
+  if (err instanceof SmtpReply) return err;
+  if (isDatabaseUnavailable(err) || isTransientDatabaseError(err)) {
+    log.warn({ err }, 'database unavailable or busy: report deferred (451)');
+    return new SmtpReply(451, '4.3.0 Try again later');
+  }
+  // Anything else would fail the same way on every retry: refused, and logged.
+  log.error({ err }, 'inbound report failed');
+  return new SmtpReply(554, '5.3.0 Report could not be recorded');
+}
+
+export async function startInbound(
+  deps: InboundDeps,
+  opts: { port: number; host: string },
+): Promise<RunningInbound> {
+  const log = deps.log.child({ component: 'inbound' });
+  const isOurDomain = bounceDomainCheck(deps);
+  const refuse = recipientRefusals();
   const running: RunningInbound = { port: 0, close: async () => {} };
   const server = new SMTPServer({
     name: deps.config.MAILSVC_BOUNCE_DOMAIN,
@@ -136,42 +194,11 @@ export async function startInbound(
     },
     onData(stream, session, callback) {
       void (async () => {
-        const raw = await readCapped(stream);
-        if (!raw) throw new SmtpReply(552, '5.3.4 Message too big for a report (1 MiB)');
-        let report: FeedbackReport;
-        try {
-          report = parseReport(raw);
-        } catch (err) {
-          // Not something a retry can fix: refused for good (a bounce's sender discards it).
-          log.warn({ err }, 'inbound mail could not be read');
-          throw new SmtpReply(554, '5.6.0 Message could not be read');
-        }
-        const verp = verpMessageId(deps, session);
-        // Unauthenticated mail names a message only by a reference we signed. A bounce goes to
-        // the envelope sender, our VERP address, and is matched by it alone: the returned
-        // original is what its recipient could write. Only a complaint (ARF, sent to a
-        // feedback-loop address) may name it by the original's signed Message-ID or Return-Path.
-        const signed = verp ?? (report.type === 'arf' ? signedReferenceIn(deps, report.ref) : undefined);
-        report.ref = signed ? { signedMessageId: signed } : {};
-        const outcomes =
-          report.items.length > 0 ? await applyFeedbackReport(deps, report, { source: 'inbound', raw }) : [];
-        log.info(
-          { type: report.type, feedbackType: report.feedbackType, outcomes: outcomes.map((o) => o.result) },
-          'inbound mail',
-        );
-        running.onReport?.({ report, outcomes });
+        const received = await receiveReport(deps, log, stream, session);
+        running.onReport?.(received);
       })().then(
         () => callback(),
-        (err: unknown) => {
-          if (err instanceof SmtpReply) return callback(err);
-          if (isDatabaseUnavailable(err) || isTransientDatabaseError(err)) {
-            log.warn({ err }, 'database unavailable or busy: report deferred (451)');
-            return callback(new SmtpReply(451, '4.3.0 Try again later'));
-          }
-          // Anything else would fail the same way on every retry: refused, and logged.
-          log.error({ err }, 'inbound report failed');
-          callback(new SmtpReply(554, '5.3.0 Report could not be recorded'));
-        },
+        (err: unknown) => callback(failedReportReply(err, log)),
       );
     },
   });

@@ -72,16 +72,7 @@ export async function applyMessageFeedback(
 
     const target: MessageStatus = c.kind === 'failed' ? (c.hard ? 'bounced' : 'failed') : c.kind;
     const status = (RANK[target] ?? 0) > (RANK[message.status] ?? 0) ? target : message.status;
-    const error =
-      c.kind === 'failed'
-        ? {
-            code: c.hard ? ('hard_bounce' as const) : ('rejected' as const),
-            message:
-              typeof c.details.response === 'string'
-                ? c.details.response
-                : `The receiving system gave up${c.details.enhancedCode ? ` (${c.details.enhancedCode})` : ''}.`,
-          }
-        : null;
+    const error = failureError(c);
     await trx
       .updateTable('messages')
       .set({
@@ -94,22 +85,7 @@ export async function applyMessageFeedback(
       })
       .where('id', '=', c.messageId)
       .execute();
-    let reportId: string | undefined;
-    if (c.evidence) {
-      reportId = newId('frp', c.now.getTime());
-      await trx
-        .insertInto('feedback_reports')
-        .values({
-          id: reportId,
-          message_id: c.messageId,
-          tenant_id: message.tenant_id,
-          source: c.evidence.source,
-          report_type: c.evidence.reportType,
-          raw_gzip: c.evidence.rawGzip,
-          created_at: c.now,
-        })
-        .execute();
-    }
+    const reportId = await insertEvidence(trx, c, message.tenant_id);
     await trx
       .insertInto('message_events')
       .values({
@@ -121,20 +97,61 @@ export async function applyMessageFeedback(
         created_at: c.now,
       })
       .execute();
-    if (c.kind === 'failed' && c.hard) {
-      await recordHardBounce(trx, c.messageId, c.now, policy.bounce);
-      if (message.bulk_job_id !== null) {
-        await noteBulkOutcomes(
-          trx,
-          [{ jobId: message.bulk_job_id, attempts: 0, hardBounces: 1 }],
-          policy.bulkGuard,
-          c.now,
-        );
-      }
-    }
-    if (c.kind === 'complained') await complainRecipient(trx, c.messageId, c.now);
+    await countAgainstRecipient(trx, c, message.bulk_job_id, policy);
     return 'applied';
   });
+}
+
+/** The message's last_error for a failure report; null for other reports. */
+function failureError(c: FeedbackChange) {
+  if (c.kind !== 'failed') return null;
+  return {
+    code: c.hard ? ('hard_bounce' as const) : ('rejected' as const),
+    message:
+      typeof c.details.response === 'string'
+        ? c.details.response
+        : `The receiving system gave up${c.details.enhancedCode ? ` (${c.details.enhancedCode})` : ''}.`,
+  };
+}
+
+/** Keeps the raw report behind the change; its id, for the event, or undefined without one. */
+async function insertEvidence(trx: Db, c: FeedbackChange, tenantId: string): Promise<string | undefined> {
+  if (!c.evidence) return undefined;
+  const reportId = newId('frp', c.now.getTime());
+  await trx
+    .insertInto('feedback_reports')
+    .values({
+      id: reportId,
+      message_id: c.messageId,
+      tenant_id: tenantId,
+      source: c.evidence.source,
+      report_type: c.evidence.reportType,
+      raw_gzip: c.evidence.rawGzip,
+      created_at: c.now,
+    })
+    .execute();
+  return reportId;
+}
+
+/** A hard bounce (and its bulk job's guard) or a complaint, recorded against the recipient. */
+async function countAgainstRecipient(
+  trx: Db,
+  c: FeedbackChange,
+  bulkJobId: string | null,
+  policy: OutcomePolicy,
+): Promise<void> {
+  if (c.kind === 'failed' && c.hard) {
+    await recordHardBounce(trx, c.messageId, c.now, policy.bounce);
+    if (bulkJobId !== null) {
+      await noteBulkOutcomes(
+        trx,
+        [{ jobId: bulkJobId, attempts: 0, hardBounces: 1 }],
+        policy.bulkGuard,
+        c.now,
+      );
+    }
+  }
+  if (c.kind === 'complained') await complainRecipient(trx, c.messageId, c.now);
 }
 
 /** Whether mail to this domain is ours to read: a verified sending domain's bounces.<domain>. */

@@ -6,6 +6,7 @@
 import type { BulkSendRequest, SkipReason } from '@mailsvc/contract/api';
 import { getTemplate } from '@mailsvc/templates';
 import {
+  type BulkJobInput,
   type BulkTargets,
   countBulkTargets,
   createBulkJob,
@@ -246,43 +247,40 @@ export async function previewSendToContacts(
   return { eligible: counts.eligible, skipped };
 }
 
-export async function sendToContacts(
+type BulkSendAnswer = { jobId: string; queued: number; idempotent: boolean };
+
+/**
+ * The job an earlier send with this Idempotency-Key made, answered again; null when there was
+ * none; 409 idempotency_key_reused when the key went with another request.
+ */
+async function replayBulkSend(
   deps: Deps,
+  environmentId: string,
+  idempotency: { key: string; digest: Buffer },
+  now: Date,
+): Promise<(BulkSendAnswer & { idempotent: true }) | null> {
+  const record = await findIdempotencyRecord(deps.db, environmentId, idempotency.key, now);
+  if (!record) return null;
+  if (record.bulkJobId === null || !record.requestSha256.equals(idempotency.digest)) {
+    throw new ApiError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request in the last 24 hours.',
+    );
+  }
+  const queued = await findBulkJobQueued(deps.db, record.bulkJobId);
+  if (queued === undefined) throw new Error('idempotency record names a missing bulk job');
+  return { jobId: record.bulkJobId, queued, idempotent: true };
+}
+
+/** The bulk job to store for a checked send: its messages' template, sender, priority and expiry. */
+function bulkJobInput(
+  job: CheckedJob,
   auth: AuthContext,
-  body: BulkSendRequest,
-  rawIdempotencyKey: string | string[] | undefined,
-): Promise<{ jobId: string; queued: number; idempotent: boolean }> {
-  const now = deps.clock.now();
-  const send = normalise(auth, body);
-  const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
-  const digest = idempotencyKey ? requestDigest(comparableBulkSend(send)) : undefined;
-
-  const replay = async (): Promise<{ jobId: string; queued: number; idempotent: true } | null> => {
-    const record = await findIdempotencyRecord(deps.db, auth.environmentId, idempotencyKey!, now);
-    if (!record) return null;
-    if (record.bulkJobId === null || !record.requestSha256.equals(digest!)) {
-      throw new ApiError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used with a different request in the last 24 hours.',
-      );
-    }
-    const queued = await findBulkJobQueued(deps.db, record.bulkJobId);
-    if (queued === undefined) throw new Error('idempotency record names a missing bulk job');
-    return { jobId: record.bulkJobId, queued, idempotent: true };
-  };
-  if (idempotencyKey) {
-    const earlier = await replay();
-    if (earlier) return earlier;
-  }
-
-  const job = await checkJob(deps, auth, send, now);
-  if (job.send.groupSlug === null) {
-    // The seed's contact_not_found needs the count first: cheap, at most 1,000 named contacts.
-    const counts = await countBulkTargets(deps.db, job.targets);
-    checkSomeContactExists(job, counts.eligible, toSkipCounts(counts.skipped));
-  }
-  const jobId = newId('job', now.getTime());
-  const outcome = await createBulkJob(deps.db, {
+  jobId: string,
+  now: Date,
+  idempotency: { key: string; digest: Buffer } | undefined,
+): BulkJobInput {
+  return {
     ...job.targets,
     jobId,
     projectId: auth.projectId,
@@ -302,17 +300,43 @@ export async function sendToContacts(
       ...(job.send.groupSlug !== null && { groupSlug: job.send.groupSlug }),
       contactCount: job.send.refs.length,
     },
-    ...(idempotencyKey && {
+    ...(idempotency && {
       idempotency: {
-        key: idempotencyKey,
-        requestSha256: digest!,
+        key: idempotency.key,
+        requestSha256: idempotency.digest,
         expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
       },
     }),
-  });
+  };
+}
+
+export async function sendToContacts(
+  deps: Deps,
+  auth: AuthContext,
+  body: BulkSendRequest,
+  rawIdempotencyKey: string | string[] | undefined,
+): Promise<BulkSendAnswer> {
+  const now = deps.clock.now();
+  const send = normalise(auth, body);
+  const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
+  const idempotency = idempotencyKey
+    ? { key: idempotencyKey, digest: requestDigest(comparableBulkSend(send)) }
+    : undefined;
+  const replay = () => (idempotency ? replayBulkSend(deps, auth.environmentId, idempotency, now) : null);
+  const earlier = await replay();
+  if (earlier) return earlier;
+
+  const job = await checkJob(deps, auth, send, now);
+  if (job.send.groupSlug === null) {
+    // The seed's contact_not_found needs the count first: cheap, at most 1,000 named contacts.
+    const counts = await countBulkTargets(deps.db, job.targets);
+    checkSomeContactExists(job, counts.eligible, toSkipCounts(counts.skipped));
+  }
+  const jobId = newId('job', now.getTime());
+  const outcome = await createBulkJob(deps.db, bulkJobInput(job, auth, jobId, now, idempotency));
   if (outcome.kind === 'quota_exceeded') {
     // A retry that lost the race to its own first attempt: that job used the quota; replay it.
-    const replayed = idempotencyKey ? await replay() : null;
+    const replayed = await replay();
     if (replayed) return replayed;
     throw new ApiError(
       'monthly_quota_exceeded',

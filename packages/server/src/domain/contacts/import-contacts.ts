@@ -131,58 +131,26 @@ const describe = (problems: ErrorDetail[]) =>
     })
     .join('; ');
 
-export async function importContacts(deps: Deps, opts: ImportOptions): Promise<ImportSummary> {
-  if (opts.groupSlug !== undefined && !new RegExp(GROUP_SLUG_PATTERN).test(opts.groupSlug))
-    throw new ImportRefusedError(
-      `--group "${opts.groupSlug}" is not a group slug: lowercase letters, digits and hyphens, at most 63`,
-    );
-  const env = await findEnvironmentTenant(deps.db, opts.environmentId);
-  if (!env) throw new ImportRefusedError(`No environment ${opts.environmentId}.`, true);
-  const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
-  const progress: ImportProgress = { rows: 0, bytes: 0, created: 0, updated: 0, skipped: 0 };
-  const skip = (line: number, reason: string) => {
-    progress.skipped++;
-    opts.onSkippedRow?.(line, reason);
-  };
+/** A data row's contact, or why the row is skipped. */
+function contactOfRow(
+  cols: Columns,
+  record: string[],
+  now: Date,
+): { ok: true; write: ContactWrite } | { ok: false; reason: string } {
+  if (record.length !== cols.count)
+    return { ok: false, reason: `has ${record.length} fields where the header has ${cols.count}` };
+  const body = toUpsertBody(cols, record);
+  const unstorable = findJsonInputProblems(body);
+  const problems = unstorable.length > 0 ? unstorable : schemaProblems(body);
+  if (problems.length > 0) return { ok: false, reason: describe(problems) };
+  const parsed = toContactWrite(body, '', now);
+  if (!parsed.ok) return { ok: false, reason: describe(parsed.problems) };
+  return { ok: true, write: parsed.write };
+}
 
-  let batch: ContactWrite[] = [];
-  let lines: number[] = [];
-  let emails = new Set<string>();
-  // One batch is written while the next is read; the next write waits for it (file order).
-  let writing: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const [writes, at] = [batch, lines];
-    batch = [];
-    lines = [];
-    emails = new Set();
-    await writing;
-    writing = (async () => {
-      const result = await upsertContactRows(
-        deps.db,
-        {
-          tenantId: env.tenantId,
-          contacts: writes,
-          ...(opts.groupSlug !== undefined && { addGroupSlugs: [opts.groupSlug] }),
-          maxCustomFields: CUSTOM_FIELDS_MAX,
-          isAllOrNothing: false,
-        },
-        deps.clock.now(),
-      );
-      progress.created += result.created;
-      progress.updated += result.updated;
-      for (const i of result.overLimit)
-        skip(
-          at[i]!,
-          `custom fields: must leave at most ${CUSTOM_FIELDS_MAX} keys once merged into the stored fields`,
-        );
-      opts.onProgress?.({ ...progress });
-    })();
-    // A failed write must not be left unobserved while the next batch is read.
-    writing.catch(() => {});
-  };
-
-  const parser = opts.input.pipe(
+/** The CSV reader: each record with its line and the bytes read; a row it cannot read goes to `onSkip`. */
+function csvRecords(input: Readable, onSkip: (line: number, reason: string) => void) {
+  const parser = input.pipe(
     parse({
       bom: true,
       // Every line ending ends a row, whichever the file mixes: csv-parse would otherwise take the
@@ -195,54 +163,122 @@ export async function importContacts(deps: Deps, opts: ImportOptions): Promise<I
       skip_records_with_error: true,
     }),
   );
-  parser.on('skip', (err: CsvError & { lines?: number }) => {
+  parser.on('skip', (err: CsvError & { lines?: number }) =>
+    onSkip(err.lines ?? 0, `not valid CSV: ${err.message}`),
+  );
+  return parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number } }>;
+}
+
+/**
+ * Contacts written in batches of `batchSize`, in file order: one batch is written while the next
+ * is read (the next write waits for it), and an email already in the batch writes the batch first.
+ */
+function contactBatches(
+  deps: Deps,
+  target: { tenantId: string; groupSlug: string | undefined; batchSize: number },
+  progress: ImportProgress,
+  skip: (line: number, reason: string) => void,
+  onProgress: ImportOptions['onProgress'],
+) {
+  let batch: ContactWrite[] = [];
+  let lines: number[] = [];
+  let emails = new Set<string>();
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (writes: ContactWrite[], at: number[]) => {
+    const result = await upsertContactRows(
+      deps.db,
+      {
+        tenantId: target.tenantId,
+        contacts: writes,
+        ...(target.groupSlug !== undefined && { addGroupSlugs: [target.groupSlug] }),
+        maxCustomFields: CUSTOM_FIELDS_MAX,
+        isAllOrNothing: false,
+      },
+      deps.clock.now(),
+    );
+    progress.created += result.created;
+    progress.updated += result.updated;
+    for (const i of result.overLimit)
+      skip(
+        at[i]!,
+        `custom fields: must leave at most ${CUSTOM_FIELDS_MAX} keys once merged into the stored fields`,
+      );
+    onProgress?.({ ...progress });
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const [writes, at] = [batch, lines];
+    batch = [];
+    lines = [];
+    emails = new Set();
+    await writing;
+    writing = write(writes, at);
+    // A failed write must not be left unobserved while the next batch is read.
+    writing.catch(() => {});
+  };
+  return {
+    async add(contact: ContactWrite, line: number) {
+      // The same contact again: written after the rows before it.
+      if (emails.has(contact.email)) await flush();
+      batch.push(contact);
+      lines.push(line);
+      emails.add(contact.email);
+      if (batch.length >= target.batchSize) await flush();
+    },
+    /** Writes what is left and waits for every write. */
+    async finish() {
+      await flush();
+      await writing;
+    },
+    /** Waits for the write running, whatever its end (the import failed). */
+    settle: () => writing.catch(() => {}),
+  };
+}
+
+export async function importContacts(deps: Deps, opts: ImportOptions): Promise<ImportSummary> {
+  if (opts.groupSlug !== undefined && !new RegExp(GROUP_SLUG_PATTERN).test(opts.groupSlug))
+    throw new ImportRefusedError(
+      `--group "${opts.groupSlug}" is not a group slug: lowercase letters, digits and hyphens, at most 63`,
+    );
+  const env = await findEnvironmentTenant(deps.db, opts.environmentId);
+  if (!env) throw new ImportRefusedError(`No environment ${opts.environmentId}.`, true);
+  const progress: ImportProgress = { rows: 0, bytes: 0, created: 0, updated: 0, skipped: 0 };
+  const skip = (line: number, reason: string) => {
+    progress.skipped++;
+    opts.onSkippedRow?.(line, reason);
+  };
+  const batches = contactBatches(
+    deps,
+    { tenantId: env.tenantId, groupSlug: opts.groupSlug, batchSize: opts.batchSize ?? IMPORT_BATCH_SIZE },
+    progress,
+    skip,
+    opts.onProgress,
+  );
+  const records = csvRecords(opts.input, (line, reason) => {
     progress.rows++;
-    skip(err.lines ?? 0, `not valid CSV: ${err.message}`);
+    skip(line, reason);
   });
   let cols: Columns | undefined;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: string[];
-      info: { lines: number; bytes: number };
-    }>) {
+    for await (const { record, info } of records) {
       progress.bytes = info.bytes;
       if (!cols) {
         cols = readHeader(record);
         continue;
       }
       progress.rows++;
-      if (record.length !== cols.count) {
-        skip(info.lines, `has ${record.length} fields where the header has ${cols.count}`);
-        continue;
-      }
-      const body = toUpsertBody(cols, record);
-      const unstorable = findJsonInputProblems(body);
-      const problems = unstorable.length > 0 ? unstorable : schemaProblems(body);
-      if (problems.length > 0) {
-        skip(info.lines, describe(problems));
-        continue;
-      }
-      const parsed = toContactWrite(body, '', deps.clock.now());
-      if (!parsed.ok) {
-        skip(info.lines, describe(parsed.problems));
-        continue;
-      }
-      // The same contact again: written after the rows before it.
-      if (emails.has(parsed.write.email)) await flush();
-      batch.push(parsed.write);
-      lines.push(info.lines);
-      emails.add(parsed.write.email);
-      if (batch.length >= batchSize) await flush();
+      const row = contactOfRow(cols, record, deps.clock.now());
+      if (row.ok) await batches.add(row.write, info.lines);
+      else skip(info.lines, row.reason);
     }
   } catch (err) {
-    await writing.catch(() => {});
+    await batches.settle();
     if (err instanceof CsvError) throw new ImportRefusedError(`the file is not valid CSV: ${err.message}`);
     throw err;
   }
   if (!cols)
     throw new ImportRefusedError('the file is empty: the first line must name the columns (email, …)');
-  await flush();
-  await writing;
+  await batches.finish();
   const summary: ImportSummary = {
     rows: progress.rows,
     created: progress.created,
