@@ -40,7 +40,9 @@ export function sizeBreaches(root = process.cwd()) {
         const length = end - start + 1;
         if (length > MAX_FUNCTION_LINES) {
           const name = node.name?.getText(source) ?? '(anonymous)';
-          breaches.push(`${path}:${start + 1}: function ${name} ${length} lines (limit ${MAX_FUNCTION_LINES})`);
+          breaches.push(
+            `${path}:${start + 1}: function ${name} ${length} lines (limit ${MAX_FUNCTION_LINES})`,
+          );
         }
       }
       ts.forEachChild(node, visit);

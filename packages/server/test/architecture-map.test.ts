@@ -1,7 +1,7 @@
 // Every file path that ARCHITECTURE.md, a README, docs/ or a comment in the code names exists (what
 // Fastify's errors.test.js does for its error docs, for paths). A path may be written from the
 // repository root, from packages/, from a package or its src/, or from the naming file's folder.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,8 +112,46 @@ export function missingPaths(): string[] {
   return [...new Set(missing)];
 }
 
+/** Import specifiers of the TypeScript files under `dir` (git's index: what a fresh clone has). */
+function importsUnder(dir: string): { file: string; spec: string }[] {
+  const files = execFileSync('git', ['ls-files', '--', `${dir}/*.ts`], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  return files.flatMap((file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    return [...text.matchAll(/^(?:import|export)\s(?:[^'"]*?from\s+)?'([^']+)'/gm)].map((m) => ({
+      file,
+      spec: m[1]!,
+    }));
+  });
+}
+
 describe('the architecture map', () => {
   it('names only paths that exist (ARCHITECTURE.md, the READMEs, docs/, comments in the code)', () => {
     expect(missingPaths()).toEqual([]);
+  });
+
+  it('keeps product source files to 400 lines and functions to 80 (scripts/size-limits.mjs)', () => {
+    const run = spawnSync(process.execPath, ['scripts/size-limits.mjs'], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.stdout.trim().split('\n').filter(Boolean)).toEqual([]);
+    expect(run.status).toBe(0);
+  });
+
+  it('keeps the database layer free of the domain: no import from db/ into domain/', () => {
+    const upward = importsUnder('packages/server/src/db').filter((i) => /(^|\/)domain\//.test(i.spec));
+    expect(upward).toEqual([]);
+  });
+
+  it("lets no package import another package's test files (shared helpers live in packages/testkit)", () => {
+    const crossing = [
+      'packages/client',
+      'packages/wrapper',
+      'packages/templates',
+      'packages/contract',
+      'bench',
+    ]
+      .flatMap(importsUnder)
+      .filter((i) => /\/(server|client|wrapper|templates|contract)\/test\//.test(i.spec));
+    expect(crossing).toEqual([]);
   });
 });

@@ -126,6 +126,22 @@ const TABLE: Case[] = [
     expect: { refused: 'sending_domain_not_ready', domain: 'd1' },
   },
   {
+    rule: "another environment's domain does not shadow the tenant's",
+    domains: [
+      ['other-env', 'verified'],
+      ['tenant', 'verified'],
+    ],
+    expect: { accepted: { domain: 'd1', from: 'notifications@d1' } },
+  },
+  {
+    rule: "the project's pending domain wins over the tenant's verified one",
+    domains: [
+      ['tenant', 'verified'],
+      ['this-project', 'pending'],
+    ],
+    expect: { refused: 'sending_domain_not_ready', domain: 'd1' },
+  },
+  {
     rule: "the project's domain wins over the tenant's",
     domains: [
       ['tenant', 'pending'],

@@ -266,7 +266,7 @@ const STEPS: readonly (readonly [string, Step])[] = [
  * (or expired when that falls after its expiry) instead of waiting out its lease. The caller logs
  * the error itself (its stack is for the operator, not the timeline).
  */
-export function failedUnexpectedly(
+function failedUnexpectedly(
   m: ClaimedMessage,
   step: string,
   now: Date,
@@ -311,7 +311,7 @@ async function attempt(deps: DeliveryDeps, m: ClaimedMessage, now: Date): Promis
 }
 
 /** Records what ended an attempt; returns the recorded status. */
-export async function recordEnding(
+async function recordEnding(
   deps: DeliveryDeps,
   m: ClaimedMessage,
   ending: Ending,

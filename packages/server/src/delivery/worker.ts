@@ -16,7 +16,7 @@ import {
 import type { Deps } from '../domain/deps.js';
 import { OUTCOME_POLICY } from '../domain/outcome-policy.js';
 import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
-import { type DeliveryDeps, deliverMessage, failedUnexpectedly, recordEnding } from './deliver-message.js';
+import { type DeliveryDeps, deliverMessage } from './deliver-message.js';
 import { type DkimKey, parseDkimKey } from './dkim.js';
 import { ThroughputLog } from './throughput-log.js';
 import type { Transport } from './transports/transport.js';
@@ -60,11 +60,9 @@ export class DeliveryWorker {
         },
         extendLeases: (tokens, lockedUntil) => extendLeases(deps.db, tokens, lockedUntil),
         work: async (m) => this.throughput.count(await deliverMessage(this.delivery, m)),
-        // deliverMessage records a step's throw itself; this is a throw around it (recording).
-        recordFailure: async (m) => {
-          const ending = failedUnexpectedly(m, 'record', deps.clock.now(), deps.config.MAILSVC_RETRY_DELAYS);
-          this.throughput.count(await recordEnding(this.delivery, m, ending));
-        },
+        // No recordFailure: deliverMessage records a step's throw itself (an error event and a
+        // deferral), so what reaches the runner is a throw while recording the outcome. The
+        // message may have gone out already; it waits out its lease, as a crashed worker's would.
       },
       { ...opts, name: 'delivery' },
     );

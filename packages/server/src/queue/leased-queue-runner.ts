@@ -4,9 +4,10 @@
 // claim again as slots free up. Woken by a signal (new items) and by a fallback poll (retries
 // falling due, leases of crashed processes running out). An item whose work throws is handed to
 // the queue's `recordFailure` (an event on the item and a later retry), not only logged; an item
-// whose failure cannot be recorded either waits out its lease and is claimed again. Nothing is
-// lost either way: only a recorded outcome ends an item. The delivery worker is one queue
-// (delivery/worker.ts); the webhook and domain queues are the others.
+// whose failure cannot be recorded (or whose queue records failures inside `work` itself) waits
+// out its lease and is claimed again. Nothing is lost either way: only a recorded outcome ends an
+// item. The delivery worker is the first queue on it (delivery/worker.ts); the webhook and
+// domain-check queues of later milestones are meant to be the next.
 import { randomBytes } from 'node:crypto';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Deps } from '../domain/deps.js';
@@ -26,8 +27,11 @@ export interface LeasedQueue<T extends { claimToken: string }> {
   extendLeases(claimTokens: string[], lockedUntil: Date): Promise<void>;
   /** Works one item to a recorded outcome. */
   work(item: T): Promise<void>;
-  /** Records an unexpected throw of `work` on the item and schedules it again. */
-  recordFailure(item: T, err: unknown): Promise<void>;
+  /**
+   * Records an unexpected throw of `work` on the item and schedules it again. Without it, the
+   * throw is logged and the item waits out its lease.
+   */
+  recordFailure?(item: T, err: unknown): Promise<void>;
 }
 
 export interface RunnerOptions {
@@ -187,6 +191,13 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
     try {
       await this.queue.work(item);
     } catch (err) {
+      if (!this.queue.recordFailure) {
+        this.deps.log.error(
+          { err, id: item.id },
+          `${this.opts.name}: work failed unexpectedly; retried when its lease runs out`,
+        );
+        return;
+      }
       this.deps.log.error({ err, id: item.id }, `${this.opts.name}: work failed unexpectedly; recording it`);
       try {
         await this.queue.recordFailure(item, err);

@@ -1,7 +1,8 @@
 -- DESIGN.md §3 step 7, the one home of the sending-domain rule: which domain a send of this
 -- environment goes out from, its From, and whether the send is refused. Called by
--- accept_messages() for POST /v1/send, by POST /v1/contacts/send for a bulk send's job
--- (db/repositories/send.ts chooseSendingDomain) and by the read a refused send's answer needs.
+-- accept_messages() for POST /v1/send, and through db/repositories/send.ts chooseSendingDomain by
+-- POST /v1/contacts/send and its dry run (a bulk send's job) and by the answer to a send from a
+-- paused or blocked environment (steps 3 and 7 answer before step 8).
 -- The rule: the environment's custom domain, else its project's, else the tenant's (oldest first
 -- within a scope), else p_default_domain (MAILSVC_DEFAULT_SENDING_DOMAIN). The From is
 -- p_from_email (the explicit or configured one) or, when NULL, notifications@ the domain.
