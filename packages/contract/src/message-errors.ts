@@ -63,3 +63,43 @@ export const MESSAGE_ERROR_CODES = Object.keys(messageErrors) as MessageErrorCod
 
 export const isMessageErrorCode = (code: unknown): code is MessageErrorCode =>
   typeof code === 'string' && Object.hasOwn(messageErrors, code);
+
+/**
+ * Why a failure happened, in one closed vocabulary whatever read it (a reply at delivery, a DSN,
+ * a plain-text bounce, a relay's or SES's event): carried by a failed, bounced or deferred
+ * message's `error.reason` and its timeline event's `reason`. docs/feedback.md has an example of
+ * each. Browser-safe.
+ */
+export const failureReasons = {
+  user_unknown: 'The mailbox does not exist (550 5.1.1 User unknown). A hard bounce.',
+  host_unknown:
+    'The domain does not exist or has no mail host (5.1.2, "Host or domain name not found"). A hard bounce.',
+  mailbox_disabled:
+    'The mailbox exists but is disabled (5.2.1 "The email account … is disabled"). A hard bounce.',
+  not_accepting_mail:
+    'The domain publishes that it takes no mail (null MX, RFC 7505: 5.1.10). A hard bounce.',
+  mailbox_full: 'The mailbox is over its quota (5.2.2). Soft: retried.',
+  message_too_large: 'The message is over the receiver’s size limit (5.3.4, 5.2.3).',
+  rate_limited:
+    'The receiver limits the rate or greylists (4.7.x, "too many recipients", "try again later"). Soft.',
+  spam_blocked:
+    'Refused as spam or for the sending IP’s or domain’s reputation (a DNSBL such as Spamhaus). The recipient is not touched.',
+  policy_blocked:
+    'Refused by the receiver’s policy (5.7.1, "recipient preferences", a bad sender address). The recipient is not touched.',
+  auth_failed:
+    'Refused for authentication: SPF, DKIM or DMARC (5.7.23–5.7.26). The recipient is not touched.',
+  content_rejected: 'Refused for the content (a filter, an attachment type).',
+  relay_denied: 'The server will not relay for this address ("Unable to relay").',
+  expired: 'Retries ran out before the message’s expiry (4.4.7).',
+  network_error: 'No answer, a dropped connection, a timeout or a routing problem (4.4.x). Soft.',
+  system_error:
+    'A fault on the receiving side or in our relay (a local delivery error, resources, a relay that refused our credentials). Soft.',
+  unknown: 'Nothing in the code or the words says more.',
+} as const satisfies Record<string, string>;
+
+export type FailureReason = keyof typeof failureReasons;
+
+export const FAILURE_REASONS = Object.keys(failureReasons) as FailureReason[];
+
+export const isFailureReason = (reason: unknown): reason is FailureReason =>
+  typeof reason === 'string' && Object.hasOwn(failureReasons, reason);

@@ -191,6 +191,33 @@ describe('delivery outcomes', () => {
     expect(again.json().error.code).toBe('recipient_suppressed');
   });
 
+  it('says why a failure happened, in one vocabulary: the timeline event, messages/get and recipients/status', async () => {
+    const post = (url: string, body: unknown) =>
+      h.request({
+        method: 'POST',
+        url,
+        headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+    const cases = [
+      ['unknown-user', 'bounced', 'user_unknown'],
+      ['policy', 'failed', 'policy_blocked'],
+      ['soft', 'deferred', 'rate_limited'],
+    ] as const;
+    for (const [script, status, reason] of cases) {
+      const to = address(`why-${script}`);
+      sink.script(to, script);
+      const id = await send(login(to));
+      await worker.drain();
+      const got = (await post('/v1/messages/get', { messageId: id })).json();
+      expect(got.message).toMatchObject({ status, error: { reason } });
+      // (the accept and the attempt share the movable clock's millisecond: find the event by type)
+      expect(got.events.find((e: { type: string }) => e.type === status)).toMatchObject({ reason });
+      const items = (await post('/v1/recipients/status', { email: to })).json().messages;
+      expect(items[0]).toMatchObject({ messageId: id, status, error: { reason } });
+    }
+  });
+
   it('fails on 550 5.7.1 without touching the recipient', async () => {
     const to = address('policy');
     sink.script(to, 'policy');

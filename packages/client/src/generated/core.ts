@@ -246,6 +246,10 @@ export interface GetRecipientStatusResult {
        * the SMTP reply or the reason
        */
       message: string
+      /**
+       * why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report
+       */
+      reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
     }
   }[]
 }
@@ -312,6 +316,10 @@ export interface GetMessageResult {
        * the SMTP reply or the reason
        */
       message: string
+      /**
+       * why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report
+       */
+      reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
     }
     emailMasked: string
     category: ("security" | "transactional" | "notification")
@@ -351,7 +359,7 @@ export interface GetMessageResult {
      */
     nextAttemptAt?: string
     /**
-     * why a message was suppressed, or (an `error` event) which step an internal error interrupted
+     * a failure’s reason in the one vocabulary (deferred, bounced, failed: docs/feedback.md), why a message was suppressed (the refusal code), or which step an internal error interrupted (error)
      */
     reason?: string
   }[]

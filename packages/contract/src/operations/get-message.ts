@@ -41,7 +41,7 @@ export const MessageEvent = Type.Object(
     reason: Type.Optional(
       Type.String({
         description:
-          'why a message was suppressed, or (an `error` event) which step an internal error interrupted',
+          'a failure’s reason in the one vocabulary (deferred, bounced, failed: docs/feedback.md), why a message was suppressed (the refusal code), or which step an internal error interrupted (error)',
       }),
     ),
   },

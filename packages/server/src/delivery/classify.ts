@@ -1,7 +1,7 @@
 // SMTP replies and errors → sent | soft_fail | hard_fail (RFC 5321 reply codes, RFC 3463
 // enhanced status codes): whether to retry is decided here, whether the recipient bounced by the
 // one failure reading that DSNs and relay events use too (domain/failures/classify-failure.ts).
-import { countsAgainstRecipient, statusInReply } from '../domain/failures/classify-failure.js';
+import { classifyFailure, statusInReply } from '../domain/failures/classify-failure.js';
 import type { DeliveryOutcome } from './transports/transport.js';
 
 interface SmtpErrorLike {
@@ -24,23 +24,24 @@ export function classifySmtpError(err: SmtpErrorLike): DeliveryOutcome {
   // Our own refusal before sending (over the relay's advertised size limit, an empty message):
   // no reply code, and retrying cannot help. nodemailer also uses EMESSAGE for any non-2xx answer
   // to the end of DATA; those carry a reply code and are classified by it below (4xx is soft).
-  if (err.code === 'EMESSAGE' && smtpCode === undefined)
-    return { kind: 'hard_fail', ...base, isRecipientBounce: false };
+  if (err.code === 'EMESSAGE' && smtpCode === undefined) {
+    const { reason } = classifyFailure({ source: 'command', permanent: true, text: response });
+    return { kind: 'hard_fail', ...base, isRecipientBounce: false, reason };
+  }
   // No reply code: connection refused, dropped, timed out, TLS or DNS trouble — all temporary.
   // A failed AUTH is the relay's configuration, not the message: retry until it is fixed.
-  if (smtpCode === undefined || err.code === 'EAUTH') return { kind: 'soft_fail', ...base };
-  if (smtpCode >= 400 && smtpCode < 500) return { kind: 'soft_fail', ...base };
-  if (smtpCode >= 500) {
-    // Only an answer to RCPT TO says something about the recipient's mailbox: a refused MAIL FROM
-    // (5.1.7, 5.1.8: the bounce domain is not published, say) or DATA fails the message alone.
-    const isRecipientBounce = countsAgainstRecipient({
-      source: /^RCPT\b/i.test(err.command ?? '') ? 'rcpt' : 'command',
-      permanent: true,
-      replyCode: smtpCode,
-      ...(enhancedCode && { status: enhancedCode }),
-      text: response,
-    });
-    return { kind: 'hard_fail', ...base, isRecipientBounce };
-  }
-  return { kind: 'soft_fail', ...base };
+  if (err.code === 'EAUTH') return { kind: 'soft_fail', ...base, reason: 'system_error' };
+  if (smtpCode === undefined || smtpCode < 400)
+    return { kind: 'soft_fail', ...base, reason: 'network_error' };
+  // Only an answer to RCPT TO says something about the recipient's mailbox: a refused MAIL FROM
+  // (5.1.7, 5.1.8: the bounce domain is not published, say) or DATA fails the message alone.
+  const reading = classifyFailure({
+    source: /^RCPT\b/i.test(err.command ?? '') ? 'rcpt' : 'command',
+    permanent: smtpCode >= 500,
+    replyCode: smtpCode,
+    ...(enhancedCode && { status: enhancedCode }),
+    text: response,
+  });
+  if (smtpCode < 500) return { kind: 'soft_fail', ...base, reason: reading.reason };
+  return { kind: 'hard_fail', ...base, isRecipientBounce: reading.kind === 'hard', reason: reading.reason };
 }

@@ -73,12 +73,15 @@ function afterSend(
   now: Date,
   retryDelays: readonly number[],
 ): Ending {
+  const reason = outcome.kind !== 'sent' ? outcome.reason : undefined;
   const smtp = {
     ...(outcome.smtpCode !== undefined && { smtpCode: outcome.smtpCode }),
     ...(outcome.kind !== 'sent' && outcome.enhancedCode && { enhancedCode: outcome.enhancedCode }),
     response: outcome.response,
     attempt: m.attempts + 1,
+    ...(reason && { reason }),
   };
+  const why = reason ? { reason } : {};
   switch (outcome.kind) {
     case 'sent':
       return end('sent', { isAttempt: true, eventDetails: smtp });
@@ -87,12 +90,12 @@ function afterSend(
         ? end('bounced', {
             isAttempt: true,
             bounce: true,
-            error: { code: 'hard_bounce', message: outcome.response },
+            error: { code: 'hard_bounce', message: outcome.response, ...why },
             eventDetails: smtp,
           })
         : end('failed', {
             isAttempt: true,
-            error: { code: 'rejected', message: outcome.response },
+            error: { code: 'rejected', message: outcome.response, ...why },
             eventDetails: smtp,
           });
     case 'soft_fail': {
@@ -101,12 +104,12 @@ function afterSend(
         ? end('deferred', {
             isAttempt: true,
             nextAttemptAt: next,
-            error: { code: 'temporary_failure', message: outcome.response },
+            error: { code: 'temporary_failure', message: outcome.response, ...why },
             eventDetails: { ...smtp, nextAttemptAt: next.toISOString() },
           })
         : end('expired', {
             isAttempt: true,
-            error: { code: 'expired', message: `Retries ran out; last answer: ${outcome.response}` },
+            error: { code: 'expired', message: `Retries ran out; last answer: ${outcome.response}`, ...why },
             eventDetails: smtp,
           });
     }

@@ -3,11 +3,7 @@
 // automatic replies, which are not bounces. What the report means for a message and its
 // recipient is decided in domain/feedback; this only reads.
 import libmime from 'libmime';
-import {
-  countsAgainstRecipient,
-  normaliseStatus,
-  statusInReply,
-} from '../domain/failures/classify-failure.js';
+import { normaliseStatus, readFailure, statusInReply } from '../domain/failures/classify-failure.js';
 import type { FeedbackItem, FeedbackReport, MessageRef } from '../domain/feedback/types.js';
 import {
   allHeaders,
@@ -108,7 +104,7 @@ function parseDsn(report: MimePart, root: MimePart): FeedbackReport {
     if (action === 'failed') {
       items.push({
         kind: 'failed',
-        hard: countsAgainstRecipient({ source: 'report', permanent: true, status, text: diagnostic }),
+        ...readFailure({ source: 'report', permanent: true, status, text: diagnostic }),
         ...base,
       });
     } else if (action === 'delayed') {
@@ -219,7 +215,7 @@ function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
     const diagnostic = clip(diagnosticLine(segment));
     items.push({
       kind: 'failed',
-      hard: countsAgainstRecipient({ source: 'report', permanent: true, status, text: diagnostic }),
+      ...readFailure({ source: 'report', permanent: true, status, text: diagnostic }),
       recipient: r,
       ...(status && { status }),
       ...(diagnostic && { diagnostic }),

@@ -24,6 +24,7 @@ describe('SES bounces', () => {
         {
           kind: 'failed',
           hard: true,
+          reason: 'user_unknown',
           recipient: 'jane.doe@example.org',
           status: '5.1.1',
           diagnostic:
@@ -32,6 +33,7 @@ describe('SES bounces', () => {
         {
           kind: 'failed',
           hard: false,
+          reason: 'policy_blocked',
           recipient: 'richard.roe@example.net',
           status: '5.7.1',
           diagnostic: 'smtp; 550 5.7.1 Message rejected due to local policy',
@@ -51,6 +53,7 @@ describe('SES bounces', () => {
       {
         kind: 'failed',
         hard: false,
+        reason: 'mailbox_full',
         recipient: 'sam.smith@example.com',
         status: '5.2.2',
         diagnostic: "smtp; 552 5.2.2 The recipient's mailbox is full and can't accept messages now",
@@ -83,10 +86,12 @@ describe('SES bounces', () => {
       doc.bounce.bounceSubType = subType;
       return sesFeedback(JSON.stringify(doc))?.items;
     };
-    expect(bounce('NoEmail')).toEqual([{ kind: 'failed', hard: true, recipient: 'jane.doe@example.org' }]);
+    expect(bounce('NoEmail')).toEqual([
+      { kind: 'failed', hard: true, reason: 'user_unknown', recipient: 'jane.doe@example.org' },
+    ]);
     for (const subType of ['General', 'Suppressed', 'OnAccountSuppressionList'])
       expect(bounce(subType), subType).toEqual([
-        { kind: 'failed', hard: false, recipient: 'jane.doe@example.org' },
+        { kind: 'failed', hard: false, reason: 'unknown', recipient: 'jane.doe@example.org' },
       ]);
   });
 

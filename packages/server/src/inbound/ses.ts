@@ -3,11 +3,7 @@
 // publishes: the "notification" format of identity feedback (`notificationType`) and the event
 // publishing format of configuration sets (`eventType`). Only Bounce, Complaint and Delivery
 // matter here; every other type, and anything that is not such a JSON document, reads as null.
-import {
-  countsAgainstRecipient,
-  normaliseStatus,
-  statusInReply,
-} from '../domain/failures/classify-failure.js';
+import { normaliseStatus, readFailure, statusInReply } from '../domain/failures/classify-failure.js';
 import type { FeedbackItem, MessageRef } from '../domain/feedback/types.js';
 import type { HeaderField } from './mime.js';
 import { clip, refFromHeaders } from './parse-report.js';
@@ -85,13 +81,14 @@ function bounceItems(bounce: Json): FeedbackItem[] | null {
     const diagnostic = clip(str(entry.diagnosticCode));
     const status = normaliseStatus(str(entry.status)) ?? statusInReply(diagnostic);
     // Without a status, SES's own NoEmail subtype says the address does not exist.
-    const hard = countsAgainstRecipient({
+    const { hard, reason } = readFailure({
       source: 'report',
       permanent,
       status: status ?? (bounce.bounceSubType === 'NoEmail' ? '5.1.1' : undefined),
       text: diagnostic,
     });
     const found = item('failed', hard, addressOf(entry.emailAddress));
+    found.reason = reason;
     if (status) found.status = status;
     if (diagnostic) found.diagnostic = diagnostic;
     items.push(found);

@@ -922,6 +922,8 @@ export interface operations {
                                 code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed";
                                 /** @description the SMTP reply or the reason */
                                 message: string;
+                                /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
+                                reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
                             };
                         }[];
                     };
@@ -1287,6 +1289,8 @@ export interface operations {
                                 code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed";
                                 /** @description the SMTP reply or the reason */
                                 message: string;
+                                /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
+                                reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
                             };
                             emailMasked: string;
                             category: "security" | "transactional" | "notification";
@@ -1318,7 +1322,7 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             nextAttemptAt?: string;
-                            /** @description why a message was suppressed, or (an `error` event) which step an internal error interrupted */
+                            /** @description a failure’s reason in the one vocabulary (deferred, bounced, failed: docs/feedback.md), why a message was suppressed (the refusal code), or which step an internal error interrupted (error) */
                             reason?: string;
                         }[];
                     };

@@ -1,6 +1,6 @@
 // A message as the recipient status and the message timeline show it (DESIGN.md §4, §5).
 import { type Static, Type } from '@sinclair/typebox';
-import { MESSAGE_ERROR_CODES } from '../../message-errors.js';
+import { FAILURE_REASONS, MESSAGE_ERROR_CODES } from '../../message-errors.js';
 import { Timestamp } from './timestamp.js';
 
 /** A message's state (DESIGN.md §4). */
@@ -32,6 +32,15 @@ const MessageError = Type.Object(
       { description: 'one of the message error codes (docs/errors.md)' },
     ),
     message: Type.String({ description: 'the SMTP reply or the reason' }),
+    reason: Type.Optional(
+      Type.Union(
+        FAILURE_REASONS.map((r) => Type.Literal(r)),
+        {
+          description:
+            'why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@
 // notice can follow a bounce): statuses are ranked so a later, lower-ranked event never
 // overwrites a higher one, and each kind of finding counts against the recipient once per
 // message, whatever the order — every permutation ends in the same state.
+import { isFailureReason } from '@mailsvc/contract/message-errors';
 import { sql } from 'kysely';
 import { newId } from '../../ids.js';
 import type { OutcomePolicy } from '../outcome-policy.js';
@@ -105,7 +106,9 @@ export async function applyMessageFeedback(
 /** The message's last_error for a failure report; null for other reports. */
 function failureError(c: FeedbackChange) {
   if (c.kind !== 'failed') return null;
+  const reason = c.details.reason;
   return {
+    ...(isFailureReason(reason) && { reason }),
     code: c.hard ? ('hard_bounce' as const) : ('rejected' as const),
     message:
       typeof c.details.response === 'string'

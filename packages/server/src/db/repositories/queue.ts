@@ -1,6 +1,6 @@
 // The messages table as a queue: claim a batch with FOR UPDATE SKIP LOCKED under a lease, record
 // each attempt's outcome in one statement. Every time comes from the caller's clock.
-import type { MessageErrorCode } from '@mailsvc/contract/message-errors';
+import type { FailureReason, MessageErrorCode } from '@mailsvc/contract/message-errors';
 import { sql } from 'kysely';
 import type { OutcomePolicy } from '../outcome-policy.js';
 import type { RecipientRefusal } from '../recipient-state.js';
@@ -123,7 +123,7 @@ export interface AttemptRecord {
   /** Whether the transport was called (counts as an attempt). */
   isAttempt: boolean;
   nextAttemptAt: Date | null;
-  error: { code: MessageErrorCode; message: string } | null;
+  error: { code: MessageErrorCode; message: string; reason?: FailureReason } | null;
   /** The event recorded with it; its type is the new status unless given ('error': an unexpected throw). */
   event: { id: string; details: Record<string, unknown>; type?: 'error' };
   /** A hard bounce: raise the recipient's count and start (or lengthen) the cooldown. */

@@ -1,4 +1,5 @@
 // The transport boundary: everything SMTP-specific is classified here into three outcomes.
+import type { FailureReason } from '@mailsvc/contract/message-errors';
 
 /** A built, signed message ready to hand over. */
 export interface OutgoingMessage {
@@ -28,6 +29,8 @@ export type DeliveryOutcome =
       enhancedCode?: string;
       response: string;
       retryAfterMs?: number;
+      /** Why, in the one failure vocabulary (domain/failures/classify-failure.ts). */
+      reason?: FailureReason;
     }
   | {
       kind: 'hard_fail';
@@ -36,6 +39,8 @@ export type DeliveryOutcome =
       response: string;
       /** The mailbox or its domain is missing, by domain/failures/classify-failure.ts: the recipient bounces. */
       isRecipientBounce: boolean;
+      /** Why, in the one failure vocabulary. */
+      reason?: FailureReason;
     };
 
 export interface Transport {

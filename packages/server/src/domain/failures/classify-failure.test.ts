@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { countsAgainstRecipient, type FailureEvidence, statusInReply } from './classify-failure.js';
+import {
+  classifyFailure,
+  countsAgainstRecipient,
+  type FailureEvidence,
+  statusInReply,
+} from './classify-failure.js';
+import { MAILBOX_MISSING, NOT_THE_RECIPIENT } from './failure-wording.js';
 
 const report = (status: string | undefined, text: string): FailureEvidence => ({
   source: 'report',
@@ -18,7 +24,7 @@ describe('a failure counts against the recipient only when the mailbox or its do
     ['5.7.1', 'User unknown', false],
     ['5.2.2', 'mailbox full', false],
     ['4.1.1', 'User unknown (try again)', false],
-    [undefined, '550 User unknown', false],
+    [undefined, '550 User unknown', true],
   ])('a report with status %s and %j counts: %s', (status, diagnostic, hard) => {
     expect(countsAgainstRecipient(report(status, diagnostic))).toBe(hard);
   });
@@ -74,5 +80,90 @@ describe('a failure counts against the recipient only when the mailbox or its do
     expect(statusInReply('host 203.5.1.1 said: 550 5.1.1 no such user')).toBe('5.1.1');
     expect(statusInReply('host 203.5.1.1 said: no such user')).toBeUndefined();
     expect(statusInReply('Sorry, no mailbox here by that name. (#5.1.1)')).toBe('5.1.1');
+  });
+});
+
+describe('the reading of a failure: a kind and a reason of one vocabulary', () => {
+  const dsn = (status: string | undefined, text: string) => classifyFailure(report(status, text));
+
+  it.each([...NOT_THE_RECIPIENT, ...MAILBOX_MISSING])('reads its sample as $reason: $sample', (w) => {
+    // under a generic status, as a DSN that gave up reports it
+    expect(dsn('5.0.0', w.sample).reason).toBe(w.reason);
+  });
+
+  // Hard bounces a generic status hid (issue 24's examples)
+  it.each([
+    ['5.0.0', '550 5.1.1 <jane@example.net>... User Unknown', 'user_unknown'],
+    [
+      '5.4.4',
+      'Host or domain name not found. Name service error for name=example.invalid type=AAAA: Host not found',
+      'host_unknown',
+    ],
+    ['5.4.1', '550 5.4.1 Recipient address rejected: Access denied', 'user_unknown'],
+    ['5.1.0', '550 #5.1.0 Address rejected', 'user_unknown'],
+    [undefined, '550 User unknown', 'user_unknown'],
+    ['5.5.0', '550 5.5.0 Requested action not taken: mailbox unavailable', 'user_unknown'],
+    ['5.2.1', '550 5.2.1 The email account that you tried to reach is disabled', 'mailbox_disabled'],
+    ['4.1.1', 'retry timeout exceeded: 550 no such user', 'user_unknown'],
+  ])('is hard under %s: %j', (status, text, reason) => {
+    expect(dsn(status, text)).toEqual({ kind: 'hard', reason });
+  });
+
+  // Soft or blocked refusals a mailbox code dressed as hard (each would suppress a real person)
+  it.each([
+    [
+      '5.1.1',
+      '550 5.1.1 <jane@example.net> - 203.0.113.222 has sent to too many recipients this hour',
+      'soft',
+      'rate_limited',
+    ],
+    ['5.1.1', '550 5.1.1 RCP-P2 Refused due to recipient preferences', 'block', 'policy_blocked'],
+    ['5.1.1', 'smtp; 552 5.2.2 Over quota', 'soft', 'mailbox_full'],
+    ['5.1.1', 'procmail: Couldn\'t create "/var/spool/mail/jane"', 'soft', 'system_error'],
+    ['5.7.1', '550 5.7.1 User unknown', 'block', 'policy_blocked'],
+    [
+      '5.1.8',
+      '550 5.1.8 <bounces@example.org>: Sender address rejected: Domain not found',
+      'block',
+      'policy_blocked',
+    ],
+    ['5.7.26', '550 5.7.26 Unauthenticated email is not accepted from this domain', 'block', 'auth_failed'],
+    ['5.3.4', '552 5.3.4 Message size exceeds fixed maximum message size', 'block', 'message_too_large'],
+    ['4.4.7', 'Delivery expired (message too old)', 'soft', 'expired'],
+  ])('is not hard under %s: %j (%s, %s)', (status, text, kind, reason) => {
+    expect(dsn(status, text)).toEqual({ kind, reason });
+  });
+
+  it('a live 4xx reply is soft whatever it says; a refused MAIL FROM never speaks for the mailbox', () => {
+    expect(
+      classifyFailure({
+        source: 'rcpt',
+        permanent: false,
+        replyCode: 450,
+        status: '4.1.1',
+        text: 'User unknown',
+      }),
+    ).toEqual({ kind: 'soft', reason: 'user_unknown' });
+    expect(
+      classifyFailure({
+        source: 'command',
+        permanent: true,
+        replyCode: 550,
+        status: '5.1.1',
+        text: 'no such user',
+      }),
+    ).toEqual({ kind: 'block', reason: 'unknown' });
+  });
+
+  it('reads every wording in linear time: a hostile diagnostic costs about what a benign one does', () => {
+    const benign = 'x'.repeat(50_000);
+    const hostile = 'user '.repeat(10_000) + 'over '.repeat(10_000);
+    const time = (text: string) => {
+      const start = performance.now();
+      for (let i = 0; i < 20; i++) classifyFailure(report('5.0.0', text));
+      return performance.now() - start;
+    };
+    time(benign);
+    expect(time(hostile) / Math.max(time(benign), 0.01)).toBeLessThan(20);
   });
 });

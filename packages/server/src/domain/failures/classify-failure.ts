@@ -1,20 +1,20 @@
 // The one reading of a failure (DESIGN.md §5): a reply to RCPT TO at delivery, a DSN, a plain-text
 // bounce, a relay's or SES's bounce event all come here with what they carry (a status, a reply
-// code, the text) and get the same answer: is it permanent, and does it count against the
-// recipient. Conservative on purpose: a hard bounce cools the address down and the third
-// suppresses it, so only a report that the mailbox or its domain does not exist counts.
+// code, the text) and get the same answer: a kind and a reason of the one vocabulary
+// (failure-reasons.ts). Conservative on purpose: a hard bounce cools the address down and the
+// third suppresses it, so only a report that the mailbox or its domain does not exist counts.
 // Everything else that failed — the sender's reputation, a DNSBL listing, a policy, a full
-// mailbox, a timeout — fails the message and leaves the recipient alone.
+// mailbox, a timeout — leaves the recipient alone. The diagnostic decides over the code: the
+// wording lists (failure-wording.ts) are read first, sender-side and transient signals before
+// "no such mailbox", and the code speaks only where the text says nothing we know.
 
-/** RFC 3463 / RFC 7505 codes that say the address does not exist (or no longer accepts mail). */
-export const MAILBOX_MISSING_CODES: ReadonlySet<string> = new Set([
-  '5.1.1', // bad destination mailbox address
-  '5.1.2', // bad destination system address (no such domain)
-  '5.1.3', // bad destination mailbox address syntax
-  '5.1.6', // destination mailbox has moved, no forwarding address
-  '5.1.10', // recipient address has null MX (RFC 7505)
-  '5.2.1', // mailbox disabled, not accepting messages
-]);
+import {
+  ADDRESS_REASONS,
+  type FailureReading,
+  type FailureReason,
+  TRANSIENT_REASONS,
+} from './failure-reasons.js';
+import { MAILBOX_MISSING, NOT_THE_RECIPIENT, type Wording } from './failure-wording.js';
 
 /**
  * Reply codes that, given at RCPT TO without an enhanced code, say the mailbox is bad (RFC 5321
@@ -22,13 +22,6 @@ export const MAILBOX_MISSING_CODES: ReadonlySet<string> = new Set([
  * after the fact always carries a status, so this applies to a live reply only.
  */
 const BARE_MAILBOX_REPLIES: ReadonlySet<number> = new Set([550, 551, 553]);
-
-/**
- * Words of a refusal that blames the sender even under a mailbox code: some receivers answer
- * "550 5.1.1" to a blocked IP. Any of these keeps the recipient untouched.
- */
-const SENDER_BLAMED =
-  /\b(spamhaus|spamcop|barracuda|black ?list(ed)?|block ?list(ed)?|dnsbl|rbl|reputation|blocked|banned|spam|policy|poor sending)\b/i;
 
 const STATUS = /\b([245])\.(\d{1,3})\.(\d{1,3})\b/;
 // An enhanced code right after a reply code ("550 5.1.1", "550-5.1.1", "#5.1.1" of qmail). A number
@@ -65,14 +58,90 @@ export interface FailureEvidence {
   text?: string;
 }
 
+/** The reason an enhanced status code gives on its own (RFC 3463, RFC 7372, RFC 7505). */
+export function reasonOfStatus(status: string | undefined): FailureReason | undefined {
+  if (!status) return undefined;
+  const [, subject, detail] = status.split('.').map(Number) as [number, number, number];
+  switch (`${subject}.${detail}`) {
+    case '1.1':
+    case '1.3':
+    case '1.6':
+      return 'user_unknown';
+    case '1.2':
+      return 'host_unknown';
+    case '1.10':
+      return 'not_accepting_mail';
+    case '2.1':
+      return 'mailbox_disabled';
+    case '2.2':
+      return 'mailbox_full';
+    case '2.3':
+    case '3.4':
+      return 'message_too_large';
+    case '4.7':
+      return 'expired';
+    case '1.7':
+    case '1.8':
+      return 'policy_blocked';
+    case '7.23':
+    case '7.24':
+    case '7.25':
+    case '7.26':
+      return 'auth_failed';
+  }
+  if (subject === 4) return 'network_error';
+  if (subject === 7) return 'policy_blocked';
+  return undefined;
+}
+
+const SENDER_STATUS = /^\d\.(?:7\.\d{1,3}|1\.[78])$/;
+
+const firstMatch = (list: readonly Wording[], text: string) => list.find((w) => w.pattern.test(text))?.reason;
+
+/** The kind a reason has, given whether the sender gave up. */
+function kindOf(reason: FailureReason, permanent: boolean): FailureReading['kind'] {
+  if (!permanent || TRANSIENT_REASONS.has(reason)) return 'soft';
+  return ADDRESS_REASONS.has(reason) ? 'hard' : 'block';
+}
+
+/**
+ * A failure's kind and reason. In order: a live reply to MAIL FROM or DATA never speaks for the
+ * mailbox; a sender-side or transient wording decides whatever the code; then a "no such
+ * mailbox" wording (under any code, so a generic 5.0.0, 5.5.0, 5.4.4 or none); then the code;
+ * then a bare 550/551/553 to RCPT TO (RFC 5321 §4.2.2). A 4xx reply is soft whatever it says;
+ * a report whose sender gave up (`Action: failed`) under a 4.x.x status is read like a 5.x.x.
+ */
+export function classifyFailure(e: FailureEvidence): FailureReading {
+  const text = e.text ?? '';
+  const byCode = reasonOfStatus(e.status);
+  const aboutSender = firstMatch(NOT_THE_RECIPIENT, text);
+  if (e.source === 'command') {
+    const reason = aboutSender ?? (byCode && !ADDRESS_REASONS.has(byCode) ? byCode : 'unknown');
+    return { kind: kindOf(reason, e.permanent), reason };
+  }
+  if (aboutSender) return { kind: kindOf(aboutSender, e.permanent), reason: aboutSender };
+  // DESIGN.md §5: a 5.7.x refusal (policy, security) and a bad sender address (x.1.7, x.1.8) never
+  // touch the recipient, whatever the text says.
+  if (e.status && SENDER_STATUS.test(e.status)) {
+    const reason = byCode && !ADDRESS_REASONS.has(byCode) ? byCode : 'policy_blocked';
+    return { kind: kindOf(reason, e.permanent), reason };
+  }
+  const missing = firstMatch(MAILBOX_MISSING, text);
+  if (missing) return { kind: kindOf(missing, e.permanent), reason: missing };
+  if (byCode) return { kind: kindOf(byCode, e.permanent), reason: byCode };
+  if (e.source === 'rcpt' && e.replyCode !== undefined && BARE_MAILBOX_REPLIES.has(e.replyCode)) {
+    return { kind: kindOf('user_unknown', e.permanent), reason: 'user_unknown' };
+  }
+  return { kind: e.permanent ? 'block' : 'soft', reason: 'unknown' };
+}
+
+/** A report's finding about a failure: whether it counts against the recipient, and why. */
+export function readFailure(e: FailureEvidence): { hard: boolean; reason: FailureReason } {
+  const { kind, reason } = classifyFailure(e);
+  return { hard: kind === 'hard', reason };
+}
+
 /** A permanent failure that counts against the recipient: the mailbox or its domain is missing. */
 export function countsAgainstRecipient(e: FailureEvidence): boolean {
-  if (!e.permanent || e.source === 'command') return false;
-  const status =
-    e.status ??
-    (e.source === 'rcpt' && e.replyCode !== undefined && BARE_MAILBOX_REPLIES.has(e.replyCode)
-      ? '5.1.1'
-      : undefined);
-  if (!status || !MAILBOX_MISSING_CODES.has(status)) return false;
-  return !SENDER_BLAMED.test(e.text ?? '');
+  return classifyFailure(e).kind === 'hard';
 }

@@ -101,6 +101,7 @@ export async function applyFeedbackReport(
           ...(item.status && { enhancedCode: item.status }),
           ...(item.diagnostic && { response: item.diagnostic }),
           ...(item.kind === 'failed' && { hard: item.hard }),
+          ...(item.kind === 'failed' && item.reason && { reason: item.reason }),
         },
         evidence: rawGzip ? { source: scope.source, reportType: report.type, rawGzip } : null,
         now: deps.clock.now(),

@@ -8,7 +8,7 @@ import { hasSeenEvent, listLiveIntakeSecrets, markEventSeen } from '../../db/rep
 import { ApiError } from '../../errors.js';
 import { ULID_PATTERN } from '../../ids.js';
 import type { Deps } from '../deps.js';
-import { countsAgainstRecipient } from '../failures/classify-failure.js';
+import { readFailure } from '../failures/classify-failure.js';
 import { applyFeedbackReport, type ReportOutcome } from './apply-report.js';
 import type { FeedbackItem, FeedbackReport } from './types.js';
 
@@ -94,7 +94,7 @@ function findingOf(body: RelayEventRequest): FeedbackItem | null {
   return {
     kind: 'failed',
     // The shared conservative rule: only a mailbox-missing status counts against the recipient.
-    hard: countsAgainstRecipient({
+    ...readFailure({
       source: 'report',
       permanent: true,
       status: bounce.status,

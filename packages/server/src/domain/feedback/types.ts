@@ -1,6 +1,7 @@
 // What a bounce, a delivery notice or a complaint says, whatever carried it (mail to `mailsvc
 // inbound`, a relay's signed webhook, Amazon SES through SNS). Parsers produce FeedbackReports;
 // apply-feedback.ts resolves the message and changes its status and its recipient's state.
+import type { FailureReason } from '@mailsvc/contract/message-errors';
 
 /**
  * One finding about one recipient of one message:
@@ -21,6 +22,8 @@ export interface FeedbackItem {
   status?: string;
   /** The remote server's words (Diagnostic-Code, SMTP reply), at most 500 characters. */
   diagnostic?: string;
+  /** For `failed`: why, in the one failure vocabulary (domain/failures/classify-failure.ts). */
+  reason?: FailureReason;
 }
 
 /**

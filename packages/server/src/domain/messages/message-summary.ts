@@ -1,10 +1,10 @@
 // A message as the API shows it: metadata only, never subject, data or body (DESIGN.md §5).
 import type { MessageSummary } from '@mailsvc/contract/api';
-import { isMessageErrorCode } from '@mailsvc/contract/message-errors';
+import { isFailureReason, isMessageErrorCode } from '@mailsvc/contract/message-errors';
 import type { MessageSummaryRow } from '../../db/repositories/messages.js';
 
 export function toMessageSummary(row: MessageSummaryRow): MessageSummary {
-  const error = row.last_error as { code?: unknown; message?: unknown } | null;
+  const error = row.last_error as { code?: unknown; message?: unknown; reason?: unknown } | null;
   return {
     messageId: row.id,
     templateId: row.template_id,
@@ -17,6 +17,12 @@ export function toMessageSummary(row: MessageSummaryRow): MessageSummary {
     ...(row.bulk_job_id && { bulkJobId: row.bulk_job_id }),
     ...(error &&
       isMessageErrorCode(error.code) &&
-      typeof error.message === 'string' && { error: { code: error.code, message: error.message } }),
+      typeof error.message === 'string' && {
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(isFailureReason(error.reason) && { reason: error.reason }),
+        },
+      }),
   };
 }
