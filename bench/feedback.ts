@@ -1,12 +1,15 @@
 // Bounce and complaint reading, reports per second on one core: parseReport (the MIME walk plus
-// the DSN / ARF / plain-text reading) over the fixture corpus, against mailparser's simpleParser
-// reading the same messages (the baseline, in the same run: it only decodes, it reads no report).
+// the DSN / ARF / plain-text reading) over the fixture corpus and the bounce corpus
+// (inbound/corpus: every reporting system's layout × every diagnostic), against mailparser's
+// simpleParser reading the same messages (the baseline, in the same run: it only decodes, it reads
+// no report).
 // Run: npx tsx bench/feedback.ts
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
+import { corpusSamples } from '../packages/server/src/inbound/corpus/samples.js';
 import { parseReport } from '../packages/server/src/inbound/parse-report.js';
 
 const dir = path.join(
@@ -16,7 +19,8 @@ const dir = path.join(
 const corpus = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith('.eml'))
-  .map((f) => fs.readFileSync(path.join(dir, f)));
+  .map((f) => fs.readFileSync(path.join(dir, f)))
+  .concat(corpusSamples().map((sample) => Buffer.from(sample.raw)));
 
 async function perSecond(fn: (raw: Buffer) => unknown, ms = 1500): Promise<number> {
   for (let i = 0; i < 3; i++) for (const raw of corpus) await fn(raw); // warm up

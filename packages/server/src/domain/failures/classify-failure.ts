@@ -24,9 +24,10 @@ import { MAILBOX_MISSING, NOT_THE_RECIPIENT, type Wording } from './failure-word
 const BARE_MAILBOX_REPLIES: ReadonlySet<number> = new Set([550, 551, 553]);
 
 const STATUS = /\b([245])\.(\d{1,3})\.(\d{1,3})\b/;
-// An enhanced code right after a reply code ("550 5.1.1", "550-5.1.1", "#5.1.1" of qmail). A number
+// An enhanced code right after a reply code ("550 5.1.1", "550-5.1.1", Gmail's "550 #5.1.0"), or
+// marked by "#" (qmail's "(#5.1.1)", Exchange 2003's "<mx.example.net #5.1.1>"). A number
 // elsewhere in the text (an IP address such as 203.5.1.2) is not one.
-const REPLY_WITH_STATUS = /(?:\b[245]\d\d[ -]|\(#)([245]\.\d{1,3}\.\d{1,3})\b/;
+const REPLY_WITH_STATUS = /(?:\b[245]\d\d[ -]#?|\(#|[ \t]#)([245]\.\d{1,3}\.\d{1,3})\b/;
 
 /** The enhanced status code a Status field or a reply carries, normalised (5.01.001 → 5.1.1). */
 export function normaliseStatus(text: string | undefined): string | undefined {

@@ -22,7 +22,7 @@ export const NOT_THE_RECIPIENT: readonly Wording[] = [
   {
     reason: 'mailbox_full',
     pattern:
-      /\b(over ?quota|quota exceeded|exceeded (?:the )?(?:storage|quota)|mailbox (?:is )?full|insufficient (?:system )?storage|mail ?box size limit|disk quota)\b/i,
+      /\b(over ?quota|quota exceeded|exceeded (?:the )?(?:storage|quota)|mailbox (?:is )?full|insufficient (?:system )?storage|mail ?box size limit|mailbox exceeds (?:the )?allowed size|disk quota)\b/i,
     sample: '552 5.2.2 Over quota',
   },
   {
@@ -104,7 +104,7 @@ export const MAILBOX_MISSING: readonly Wording[] = [
   {
     reason: 'user_unknown',
     pattern:
-      /\b(user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|user (?:does not exist|doesn't exist|not found)|mailbox (?:unavailable|not found|does not exist|doesn't exist)|recipient (?:address )?rejected|unknown (?:recipient|mailbox|address|local part)|invalid (?:recipient|mailbox)|address rejected|account does not exist|not a valid (?:mailbox|recipient)|bad destination mailbox|addressee unknown|no mailbox here|recipient not found|undeliverable address|you tried to reach does not exist)\b/i,
+      /\b(user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|user (?:does not exist|doesn't exist|not found)|mailbox (?:unavailable|not found|does not exist|doesn't exist)|recipient (?:address )?rejected|unknown (?:recipient|mailbox|address|local part)|invalid (?:recipient|mailbox)|address rejected|account does not exist|not a valid (?:mailbox|recipient)|bad destination mailbox|addressee unknown|no mailbox here|recipient not found|undeliverable address|you tried to reach does not exist|(?:does not|doesn't) have an? [\w.-]{1,64} account|illegal alias|not listed in (?:the )?(?:domino )?directory|not listed in public name (?:&|and) address book|could not be found in the directory|account does not exist at the organization)\b/i,
     sample: '550 5.1.1 <user@example.com>... User Unknown',
   },
 ];
