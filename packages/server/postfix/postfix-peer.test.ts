@@ -475,6 +475,7 @@ describe.skipIf(unavailable !== null)('the SMTP client against Postfix as the pe
         enhancedCode: '5.1.1',
         response: REJECTION,
         isRecipientBounce: true,
+        reason: 'user_unknown',
       });
       expectSent(await send(t, next.raw));
     });
