@@ -26,6 +26,23 @@ function addressOf(field: string | undefined): string | undefined {
   return address.includes('@') ? address.toLowerCase() : undefined;
 }
 
+/** The human-readable part of a report (RFC 6522: its first part), cut to 16 KiB. */
+function humanReadable(root: MimePart): string {
+  for (const part of walkParts(root)) {
+    if (part !== root && part.contentType === 'text/plain') return textOf(part).slice(0, 16 * 1024);
+  }
+  return '';
+}
+
+/** The lines of `text` from the first one naming the recipient (its address or local part). */
+function wordsAbout(text: string, recipient: string | undefined): string | undefined {
+  if (!text || !recipient) return undefined;
+  const lines = text.split('\n').map((l) => l.slice(0, 1000));
+  const local = recipient.split('@')[0]!;
+  const at = lines.findIndex((l) => l.toLowerCase().includes(local));
+  return at < 0 ? undefined : lines.slice(at, at + 4).join(' ');
+}
+
 function parseDsn(report: MimePart, root: MimePart): FeedbackReport {
   // The per-message block comes first; each later block is one recipient (RFC 3464 §2.1).
   const blocks = textOf(report)
@@ -33,16 +50,20 @@ function parseDsn(report: MimePart, root: MimePart): FeedbackReport {
     .map(parseHeaderBlock)
     .filter((b) => b.length > 0);
   const items: FeedbackItem[] = [];
+  const humanText = humanReadable(root);
   for (const block of blocks.slice(1)) {
     const action = lastHeader(block, 'action')?.toLowerCase().trim();
     const diagnosticField = lastHeader(block, 'diagnostic-code');
-    const diagnostic = clip(diagnosticField?.replace(/^[^;]*;/, ''));
+    const recipientField = lastHeader(block, 'final-recipient') ?? lastHeader(block, 'original-recipient');
+    // Without a Diagnostic-Code (Exim, GroupWise, CommuniGate put the reason in the human-readable
+    // part only), the words the human-readable part gives next to the recipient.
+    const diagnostic = clip(
+      diagnosticField?.replace(/^[^;]*;/, '') ?? wordsAbout(humanText, addressOf(recipientField)),
+    );
     // The Status field decides; a Diagnostic-Code may quote an older reply (a 4xx before the
     // final 5xx). Without a Status, only a reply code with its enhanced code in the diagnostic.
     const status = normaliseStatus(lastHeader(block, 'status')) ?? statusInReply(diagnostic);
-    const recipient = addressOf(
-      lastHeader(block, 'final-recipient') ?? lastHeader(block, 'original-recipient'),
-    );
+    const recipient = addressOf(recipientField);
     const base = {
       ...(recipient && { recipient }),
       ...(status && { status }),

@@ -22,11 +22,14 @@ const COMMON_ORIGINAL = [/^-+ ?Original message -+$/im, /^-+ Original message fo
 
 /** Not a failure yet: a delay warning (Exim, Postfix, Sendmail, Exchange word them so). */
 const DELAY_WARNING =
-  /has not yet been delivered|not been delivered yet|still being retried|will (?:continue to )?(?:try|retry|be retried)|delivery (?:is )?delayed|delayed mail/i;
+  /has not yet been delivered|not been delivered yet|still being retried|will (?:continue to )?(?:try|retry|be retried)|delivery (?:is )?delayed|delayed mail|message is delayed|only a temporary failure|do not need to re-?send/i;
 
 /** A line that names a failed address, with what may precede and follow it. */
 const ADDRESS_LINE =
-  /^[ \t>]*(?:(?:final-)?recipient:|unknown user:|user mailbox exceeds allowed size:|mailbox full:|unknown host:|host unknown:)?[ \t]*<?([^<>\s@"(),:;]+@[^<>\s"(),:;]+?)>?(?=[ \t]*:|[ \t]+on\b|[ \t]*\(|[ \t]*$)/gim;
+  /^[ \t>]*(?:(?:final-)?recipient:|unknown user:|user mailbox exceeds allowed size:|mailbox full:|unknown host:|host unknown:|smtp|failed to deliver to)?[ \t]*'?<?([^<>\s@"(),:;]+@[^<>\s"(),:;]+?)>?'?(?=[ \t]*:|[ \t]+on\b|[ \t]*\(|[ \t]*$)/gim;
+
+/** A transcript's RCPT TO command. */
+const RCPT_TO = /RCPT TO:[ \t]*<([^<>\s@]+@[^<>\s]+)>/gi;
 
 /** Addresses a bounce names that are never the failed recipient. */
 const NOT_A_RECIPIENT = /^(?:postmaster|mailer-daemon|bounces\+)/i;
@@ -68,6 +71,13 @@ function failedAddresses(explanation: string, header: string): string[] {
       }
     }
   }
+  // Session transcripts (MDaemon): the address the refused RCPT TO named.
+  if (found.size === 0) {
+    for (const m of explanation.slice(0, 16_000).matchAll(RCPT_TO)) {
+      const address = m[1]!.toLowerCase();
+      if (!NOT_A_RECIPIENT.test(address)) found.add(address);
+    }
+  }
   return [...found].slice(0, MAX_PLAIN_RECIPIENTS);
 }
 
@@ -77,21 +87,47 @@ function failedAddresses(explanation: string, header: string): string[] {
  */
 function evidenceOf(segment: string): { status?: string; diagnostic?: string; hasReply: boolean } {
   const lines = segment.split('\n').map((l) => l.slice(0, 1000));
-  const status = statusInReply(segment.slice(0, 8000));
-  for (const line of lines) {
-    const withStatus = /\b[245]\d\d[ -][245]\.\d{1,3}\.\d{1,3}\b/.exec(line);
-    if (withStatus)
-      return { ...(status && { status }), diagnostic: line.slice(withStatus.index), hasReply: true };
+  // The final refusal first: a transcript quotes the 250s before it.
+  for (const reply of [/\b5\d\d[ -]5\.\d{1,3}\.\d{1,3}\b/, /\b4\d\d[ -]4\.\d{1,3}\.\d{1,3}\b/]) {
+    for (const line of lines) {
+      const m = reply.exec(line);
+      if (!m) continue;
+      const diagnostic = line.slice(m.index);
+      const status = statusInReply(diagnostic);
+      return { ...(status && { status }), diagnostic, hasReply: true };
+    }
   }
+  const status = statusInReply(segment.slice(0, 8000));
   for (const line of lines) {
     if (/\(#[245]\.\d{1,3}\.\d{1,3}\)|#[245]\.\d{1,3}\.\d{1,3}>/.test(line)) {
       return { ...(status && { status }), diagnostic: lines.join(' '), hasReply: true };
     }
     const reply = REPLY.exec(line);
-    if (reply && reply[1]!.startsWith('5'))
+    if (reply?.[1]!.startsWith('5'))
       return { ...(status && { status }), diagnostic: line.slice(reply.index), hasReply: true };
   }
   return { ...(status && { status }), diagnostic: lines.slice(0, 10).join(' '), hasReply: false };
+}
+
+/**
+ * A known system's bounce that names no full address (GroupWise names the local part only): one
+ * finding about the message's only recipient, when the words say something we know.
+ */
+function unnamedFailure(explanation: string, quoted: string, root: MimePart): FeedbackReport | undefined {
+  const diagnostic = clip(explanation.split('\n').slice(0, 12).join(' '));
+  const reading = readFailure({ source: 'report', permanent: true, text: diagnostic });
+  if (reading.reason === 'unknown') return undefined;
+  const items: FeedbackItem[] = [{ kind: 'failed', ...reading, ...(diagnostic && { diagnostic }) }];
+  return { type: 'plain-bounce', items, ref: refFromHeaders(originalOf(root, quoted)) };
+}
+
+function originalOf(root: MimePart, quoted: string) {
+  return (
+    originalHeaders(root) ??
+    (quoted
+      ? parseHeaderBlock(quoted.replace(/^(?:[ \t]*\r?\n)+/, '').split(/\r?\n[ \t]*\r?\n/)[0] ?? '')
+      : undefined)
+  );
 }
 
 export function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
@@ -106,7 +142,7 @@ export function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
   const { explanation, quoted } = splitOriginal(text, format);
   if (DELAY_WARNING.test(explanation) && !/permanent/i.test(explanation)) return undefined;
   const recipients = failedAddresses(explanation, failedHeader);
-  if (recipients.length === 0) return undefined;
+  if (recipients.length === 0) return format ? unnamedFailure(explanation, quoted, root) : undefined;
   const lower = explanation.toLowerCase();
   // Each address's evidence starts at the line that first names it (iMail and others put the
   // reason before the address on that line).
@@ -139,10 +175,5 @@ export function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
     });
   }
   if (items.length === 0) return undefined;
-  const original =
-    originalHeaders(root) ??
-    (quoted
-      ? parseHeaderBlock(quoted.replace(/^(?:[ \t]*\r?\n)+/, '').split(/\r?\n[ \t]*\r?\n/)[0] ?? '')
-      : undefined);
-  return { type: 'plain-bounce', items, ref: refFromHeaders(original) };
+  return { type: 'plain-bounce', items, ref: refFromHeaders(originalOf(root, quoted)) };
 }

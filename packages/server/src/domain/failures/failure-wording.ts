@@ -58,7 +58,7 @@ export const NOT_THE_RECIPIENT: readonly Wording[] = [
   {
     reason: 'policy_blocked',
     pattern:
-      /\b(policy|blocked|banned|recipient preferences|denied by|not authori[sz]ed|prohibited|refused due to)\b/i,
+      /\b(policy|blocked|banned|recipient preferences|suppression list|denied by|not authori[sz]ed|prohibited|refused due to)\b/i,
     sample: '550 5.1.1 RCP-P2 Refused due to recipient preferences',
   },
   {
@@ -92,19 +92,19 @@ export const MAILBOX_MISSING: readonly Wording[] = [
   {
     reason: 'host_unknown',
     pattern:
-      /\b(host (?:or domain name )?not found|domain (?:name )?not found|no such (?:domain|host)|unrouteable (?:mail )?domain|unroutable address|domain does not exist|name service error|no mx (?:record|or a record))\b/i,
+      /\b(host (?:or domain name )?not found|domain (?:name )?not found|no such (?:domain|host)|unrouteable (?:mail )?domain|unroutable address|domain does not exist|name service error|point to non-existent hosts|dns domain \S{1,253} does not exist|no mx (?:record|or a record))\b/i,
     sample:
       'Host or domain name not found. Name service error for name=example.invalid type=AAAA: Host not found',
   },
   {
     reason: 'not_accepting_mail',
-    pattern: /\b(does not accept (?:e-?)?mail|null mx|accepts no mail)\b/i,
+    pattern: /\b(does not accept (?:e-?)?mail|null mx|accepts no mail|indicated no smtp service)\b/i,
     sample: '550 Host does not accept mail',
   },
   {
     reason: 'user_unknown',
     pattern:
-      /\b(user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|user (?:does not exist|doesn't exist|not found)|mailbox (?:unavailable|not found|does not exist|doesn't exist)|recipient (?:address )?rejected|unknown (?:recipient|mailbox|address|local part)|invalid (?:recipient|mailbox)|address rejected|account does not exist|not a valid (?:mailbox|recipient)|bad destination mailbox|addressee unknown|no mailbox here|recipient not found|undeliverable address|you tried to reach does not exist|(?:does not|doesn't) have an? [\w.-]{1,64} account|illegal alias|not listed in (?:the )?(?:domino )?directory|not listed in public name (?:&|and) address book|could not be found in the directory|account does not exist at the organization)\b/i,
+      /\b(user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|user (?:does not exist|doesn't exist|not found)|mailbox (?:unavailable|not found|does not exist|doesn't exist)|recipient (?:address )?rejected|unknown (?:recipient|mailbox|address|local part)|invalid (?:recipient|mailbox)|address rejected|account does not exist|not a valid (?:mailbox|recipient)|bad destination mailbox|addressee unknown|no mailbox here|recipient not found|undeliverable address|unrouteable address|not on post office|addresses? (?:were|was|is) unknown|you tried to reach does not exist|(?:does not|doesn't) have an? [\w.-]{1,64} account|illegal alias|not listed in (?:the )?(?:domino )?directory|not listed in public name (?:&|and) address book|could not be found in the directory|account does not exist at the organization)\b/i,
     sample: '550 5.1.1 <user@example.com>... User Unknown',
   },
 ];

@@ -1,5 +1,6 @@
 // The plain-text bounce formats mailsvc reads, one module per mail system (family). A bounce is
 // read by the first format whose intro it has, or by X-Failed-Recipients alone (plain-bounce.ts).
+import { communigate } from './communigate.js';
 import { courier } from './courier.js';
 import { domino } from './domino.js';
 import { exchange } from './exchange.js';
@@ -7,8 +8,10 @@ import { exchange2003 } from './exchange-2003.js';
 import { exim } from './exim.js';
 import type { BounceFormat } from './format.js';
 import { google } from './google.js';
+import { groupwise } from './groupwise.js';
 import { imail } from './imail.js';
 import { mcafee } from './mcafee.js';
+import { mdaemon } from './mdaemon.js';
 import { opensmtpd } from './opensmtpd.js';
 import { postfix } from './postfix.js';
 import { qmail } from './qmail.js';
@@ -33,4 +36,7 @@ export const BOUNCE_FORMATS: readonly BounceFormat[] = [
   imail,
   mcafee,
   courier,
+  mdaemon,
+  communigate,
+  groupwise,
 ];
