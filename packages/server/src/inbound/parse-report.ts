@@ -38,8 +38,10 @@ function humanReadable(root: MimePart): string {
 function wordsAbout(text: string, recipient: string | undefined): string | undefined {
   if (!text || !recipient) return undefined;
   const lines = text.split('\n').map((l) => l.slice(0, 1000));
+  // The local part alone only when it is distinctive enough not to match any line.
   const local = recipient.split('@')[0]!;
-  const at = lines.findIndex((l) => l.toLowerCase().includes(local));
+  const needle = local.length >= 4 ? local : recipient;
+  const at = lines.findIndex((l) => l.toLowerCase().includes(needle));
   return at < 0 ? undefined : lines.slice(at, at + 4).join(' ');
 }
 
