@@ -103,7 +103,7 @@ function evidenceOf(segment: string): { status?: string; diagnostic?: string; ha
       return { ...(status && { status }), diagnostic: lines.join(' '), hasReply: true };
     }
     const reply = REPLY.exec(line);
-    if (reply?.[1]!.startsWith('5'))
+    if (reply?.[1]?.startsWith('5'))
       return { ...(status && { status }), diagnostic: line.slice(reply.index), hasReply: true };
   }
   return { ...(status && { status }), diagnostic: lines.slice(0, 10).join(' '), hasReply: false };
