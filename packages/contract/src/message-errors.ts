@@ -78,10 +78,11 @@ export const failureReasons = {
     'The mailbox exists but is disabled (5.2.1 "The email account … is disabled"). A hard bounce.',
   not_accepting_mail:
     'The domain publishes that it takes no mail (null MX, RFC 7505: 5.1.10). A hard bounce.',
-  mailbox_full: 'The mailbox is over its quota (5.2.2). Soft: retried.',
+  mailbox_full:
+    'The mailbox is over its quota (5.2.2). Never counted against the recipient; retried when the answer was a 4xx.',
   message_too_large: 'The message is over the receiver’s size limit (5.3.4, 5.2.3).',
   rate_limited:
-    'The receiver limits the rate or greylists (4.7.x, "too many recipients", "try again later"). Soft.',
+    'The receiver limits the rate or greylists (4.7.x, "too many recipients", "try again later"). Never counted against the recipient; retried when the answer was a 4xx.',
   spam_blocked:
     'Refused as spam or for the sending IP’s or domain’s reputation (a DNSBL such as Spamhaus). The recipient is not touched.',
   policy_blocked:
@@ -91,9 +92,10 @@ export const failureReasons = {
   content_rejected: 'Refused for the content (a filter, an attachment type).',
   relay_denied: 'The server will not relay for this address ("Unable to relay").',
   expired: 'Retries ran out before the message’s expiry (4.4.7).',
-  network_error: 'No answer, a dropped connection, a timeout or a routing problem (4.4.x). Soft.',
+  network_error:
+    'No answer, a dropped connection, a timeout or a routing problem (4.4.x). Never counted against the recipient; retried when the answer was a 4xx.',
   system_error:
-    'A fault on the receiving side or in our relay (a local delivery error, resources, a relay that refused our credentials). Soft.',
+    'A fault on the receiving side or in our relay (a local delivery error, resources, a relay that refused our credentials). Never counted against the recipient; retried when the answer was a 4xx.',
   unknown: 'Nothing in the code or the words says more.',
 } as const satisfies Record<string, string>;
 

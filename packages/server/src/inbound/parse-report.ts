@@ -26,23 +26,49 @@ function addressOf(field: string | undefined): string | undefined {
   return address.includes('@') ? address.toLowerCase() : undefined;
 }
 
-/** The human-readable part of a report (RFC 6522: its first part), cut to 16 KiB. */
+/**
+ * The human-readable part of a report (RFC 6522: its first part, or that part's text/plain
+ * alternative), cut to 16 KiB; never the returned original, whose text is ours.
+ */
 function humanReadable(root: MimePart): string {
-  for (const part of walkParts(root)) {
-    if (part !== root && part.contentType === 'text/plain') return textOf(part).slice(0, 16 * 1024);
+  const first = root.parts[0];
+  if (!first) return '';
+  const text =
+    first.contentType === 'text/plain'
+      ? first
+      : first.contentType.startsWith('multipart/')
+        ? first.parts.find((p) => p.contentType === 'text/plain')
+        : undefined;
+  return text ? textOf(text).slice(0, 16 * 1024) : '';
+}
+
+/** Whether `line` names `needle` as a whole word (not inside a longer address or word). */
+function namesWhole(line: string, needle: string): boolean {
+  const lower = line.toLowerCase();
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + 1)) {
+    const before = lower[at - 1];
+    const after = lower[at + needle.length];
+    if (!(before && /[\w.+-]/.test(before)) && !(after && /[\w+-]/.test(after))) return true;
   }
-  return '';
+  return false;
 }
 
 /** The lines of `text` from the first one naming the recipient (its address or local part). */
 function wordsAbout(text: string, recipient: string | undefined): string | undefined {
   if (!text || !recipient) return undefined;
   const lines = text.split('\n').map((l) => l.slice(0, 1000));
-  // The local part alone only when it is distinctive enough not to match any line.
+  // The whole address, else its local part as a whole word (GroupWise names only that); the
+  // window ends at a blank line.
   const local = recipient.split('@')[0]!;
-  const needle = local.length >= 4 ? local : recipient;
-  const at = lines.findIndex((l) => l.toLowerCase().includes(needle));
-  return at < 0 ? undefined : lines.slice(at, at + 4).join(' ');
+  let at = lines.findIndex((l) => namesWhole(l, recipient));
+  if (at < 0 && local.length >= 3) at = lines.findIndex((l) => namesWhole(l, local));
+  if (at < 0) return undefined;
+  const window: string[] = [];
+  for (const line of lines.slice(at, at + 4)) {
+    if (window.length > 0 && line.trim() === '') break;
+    window.push(line);
+  }
+  return window.join(' ');
 }
 
 function parseDsn(report: MimePart, root: MimePart): FeedbackReport {

@@ -5,7 +5,8 @@
 // "Unknown user:"); its evidence is the text from it to the next address: a reply with its code,
 // or else the words, read by the one classifier (domain/failures/classify-failure.ts). These are
 // the systems' final-failure templates; a delay warning is not read (nothing has failed yet).
-// Linear: the text is cut to 64 KiB, lines to 1,000 characters, every pattern anchored or flat.
+// Linear: the text is cut to 64 KiB, lines to 1,000 characters, and no pattern has overlapping
+// quantifiers (corpus.test.ts times a hostile bounce against a benign one).
 import { readFailure, statusInReply } from '../domain/failures/classify-failure.js';
 import type { FeedbackItem, FeedbackReport } from '../domain/feedback/types.js';
 import { BOUNCE_FORMATS, type BounceFormat } from './bounce-formats/index.js';
@@ -26,7 +27,7 @@ const DELAY_WARNING =
 
 /** A line that names a failed address, with what may precede and follow it. */
 const ADDRESS_LINE =
-  /^[ \t>]*(?:(?:final-)?recipient:|unknown user:|user mailbox exceeds allowed size:|mailbox full:|unknown host:|host unknown:|smtp|failed to deliver to)?[ \t]*'?<?([^<>\s@"(),:;]+@[^<>\s"(),:;]+?)>?'?(?=[ \t]*:|[ \t]+on\b|[ \t]*\(|[ \t]*$)/gim;
+  /^[ \t>]*(?:(?:(?:final-)?recipient:|unknown user:|user mailbox exceeds allowed size:|mailbox full:|unknown host:|host unknown:|smtp|failed to deliver to)[ \t]*)?'?<?([^<>\s@"(),:;]+@[^<>\s"(),:;]+?)>?'?(?=[ \t]*:|[ \t]+on\b|[ \t]*\(|[ \t]*$)/gim;
 
 /** A transcript's RCPT TO command. */
 const RCPT_TO = /RCPT TO:[ \t]*<([^<>\s@]+@[^<>\s]+)>/gi;
@@ -37,9 +38,13 @@ const NOT_A_RECIPIENT = /^(?:postmaster|mailer-daemon|bounces\+)/i;
 /** A reply in free text: "550 5.1.1 …", "550-5.1.1 …", "554: delivery error …", "<<< 550 …". */
 const REPLY = /(?:^|[\s:<>(])([245]\d\d)(?:[ :-]|$)/;
 
+/** The bounce's own text: the message's text/plain, or the first in its parts, never inside a returned message. */
 function plainBody(root: MimePart): string | undefined {
-  for (const part of walkParts(root)) {
+  const queue: MimePart[] = [root];
+  while (queue.length > 0) {
+    const part = queue.shift()!;
     if (part.contentType === 'text/plain') return textOf(part);
+    if (part.contentType.startsWith('multipart/')) queue.push(...part.parts);
   }
   return undefined;
 }
@@ -140,9 +145,12 @@ export function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
   const format = BOUNCE_FORMATS.find((f) => f.intro.test(head));
   if (!failedHeader && !format) return undefined;
   const { explanation, quoted } = splitOriginal(text, format);
-  if (DELAY_WARNING.test(explanation) && !/permanent/i.test(explanation)) return undefined;
+  // A format's intro must stand in its own text, not in the quoted original.
+  if (format && !format.intro.test(explanation)) return undefined;
+  if (DELAY_WARNING.test(explanation)) return undefined;
   const recipients = failedAddresses(explanation, failedHeader);
-  if (recipients.length === 0) return format ? unnamedFailure(explanation, quoted, root) : undefined;
+  if (recipients.length === 0)
+    return format?.namesNoAddress ? unnamedFailure(explanation, quoted, root) : undefined;
   const lower = explanation.toLowerCase();
   // Each address's evidence starts at the line that first names it (iMail and others put the
   // reason before the address on that line).
@@ -161,10 +169,11 @@ export function parsePlainBounce(root: MimePart): FeedbackReport | undefined {
     let reading = readFailure({ source: 'report', permanent: true, status, text: diagnostic });
     // Some systems (Verizon) give the reason above the address list: read it when the address's
     // own lines say nothing we know.
-    if (reading.reason === 'unknown' && !hasReply) {
-      const preamble = clip(explanation.slice(0, positions[0]!.at).split('\n').slice(-8).join(' '));
-      const above = readFailure({ source: 'report', permanent: true, status, text: preamble });
-      if (above.reason !== 'unknown') [reading, diagnostic] = [above, preamble];
+    if (reading.reason === 'unknown' && !hasReply && format?.reasonAbove) {
+      const above = explanation.slice(0, positions[0]!.at).split('\n').slice(-8);
+      const preamble = clip(above.filter((l) => !/^\s*(?:subject|sent|to|from|date):/i.test(l)).join(' '));
+      const aboveReading = readFailure({ source: 'report', permanent: true, status, text: preamble });
+      if (aboveReading.reason !== 'unknown') [reading, diagnostic] = [aboveReading, preamble];
     }
     items.push({
       kind: 'failed',

@@ -167,3 +167,32 @@ describe('the reading of a failure: a kind and a reason of one vocabulary', () =
     expect(time(hostile) / Math.max(time(benign), 0.01)).toBeLessThan(20);
   });
 });
+
+describe('a cause the code names is not overridden by a "rejected" prefix (review of issue 24)', () => {
+  it.each([
+    [
+      '4.3.5',
+      '451 4.3.5 <jane@example.net>: Recipient address rejected: Server configuration problem',
+      'system_error',
+    ],
+    ['5.2.2', '552 5.2.2 <jane@example.net>: Recipient address rejected: Mailbox quota full', 'mailbox_full'],
+    ['5.5.3', '452 5.5.3 Invalid recipient count', 'unknown'],
+    ['5.7.0', '550 5.7.0 This account has been disabled for sending', 'policy_blocked'],
+  ])('%s %j is not hard', (status, text, reason) => {
+    expect(classifyFailure(report(status, text))).toMatchObject({ reason });
+    expect(countsAgainstRecipient(report(status, text))).toBe(false);
+  });
+
+  it('a 550 to RCPT TO counts as a missing mailbox only without an enhanced code', () => {
+    const at = (status: string | undefined) =>
+      countsAgainstRecipient({
+        source: 'rcpt',
+        permanent: true,
+        replyCode: 550,
+        ...(status && { status }),
+        text: '550 <jane@example.net>... Access denied',
+      });
+    expect(at(undefined)).toBe(true);
+    expect(at('5.0.0')).toBe(false);
+  });
+});

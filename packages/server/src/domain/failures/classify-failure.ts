@@ -64,6 +64,7 @@ export function reasonOfStatus(status: string | undefined): FailureReason | unde
   if (!status) return undefined;
   const [, subject, detail] = status.split('.').map(Number) as [number, number, number];
   switch (`${subject}.${detail}`) {
+    case '1.0':
     case '1.1':
     case '1.3':
     case '1.6':
@@ -90,6 +91,7 @@ export function reasonOfStatus(status: string | undefined): FailureReason | unde
     case '7.26':
       return 'auth_failed';
   }
+  if (subject === 3) return 'system_error';
   if (subject === 4) return 'network_error';
   if (subject === 7) return 'policy_blocked';
   return undefined;
@@ -107,10 +109,12 @@ function kindOf(reason: FailureReason, permanent: boolean): FailureReading['kind
 
 /**
  * A failure's kind and reason. In order: a live reply to MAIL FROM or DATA never speaks for the
- * mailbox; a sender-side or transient wording decides whatever the code; then a "no such
- * mailbox" wording (under any code, so a generic 5.0.0, 5.5.0, 5.4.4 or none); then the code;
- * then a bare 550/551/553 to RCPT TO (RFC 5321 §4.2.2). A 4xx reply is soft whatever it says;
- * a report whose sender gave up (`Action: failed`) under a 4.x.x status is read like a 5.x.x.
+ * mailbox; a sender-side or transient wording decides whatever the code; a 5.7.x or bad-sender
+ * code is never hard; a code naming another cause wins; then a "no such mailbox" wording (under
+ * no code, a generic x.0.0, x.5.x or x.4.x routing code, or an address code); then the code; then
+ * a bare 550/551/553 to RCPT TO without an enhanced code (RFC 5321 §4.2.2). A 4xx reply is soft
+ * whatever it says; a report whose sender gave up (`Action: failed`) under a 4.x.x status is read
+ * like a 5.x.x.
  */
 export function classifyFailure(e: FailureEvidence): FailureReading {
   const text = e.text ?? '';
@@ -127,10 +131,20 @@ export function classifyFailure(e: FailureEvidence): FailureReading {
     const reason = byCode && !ADDRESS_REASONS.has(byCode) ? byCode : 'policy_blocked';
     return { kind: kindOf(reason, e.permanent), reason };
   }
+  // A specific code that names another cause (5.2.2 full, 5.3.4 too large, 4.3.x system) wins;
+  // the words decide under none, a generic one (x.0.0, x.5.x, x.4.x routing) or an address code.
+  if (byCode && !ADDRESS_REASONS.has(byCode) && byCode !== 'network_error') {
+    return { kind: kindOf(byCode, e.permanent), reason: byCode };
+  }
   const missing = firstMatch(MAILBOX_MISSING, text);
   if (missing) return { kind: kindOf(missing, e.permanent), reason: missing };
   if (byCode) return { kind: kindOf(byCode, e.permanent), reason: byCode };
-  if (e.source === 'rcpt' && e.replyCode !== undefined && BARE_MAILBOX_REPLIES.has(e.replyCode)) {
+  if (
+    e.source === 'rcpt' &&
+    e.status === undefined &&
+    e.replyCode !== undefined &&
+    BARE_MAILBOX_REPLIES.has(e.replyCode)
+  ) {
     return { kind: kindOf('user_unknown', e.permanent), reason: 'user_unknown' };
   }
   return { kind: e.permanent ? 'block' : 'soft', reason: 'unknown' };

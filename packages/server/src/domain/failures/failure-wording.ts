@@ -2,8 +2,8 @@
 // vocabulary (failure-reasons.ts), the wording that signals it, and a sample it was taken from.
 // classify-failure.ts reads a diagnostic against these lists, sender-side and transient signals
 // first: a refusal that blames the sender, the content or the moment is never counted against the
-// recipient, whatever code it carries; a "no such mailbox" wording decides under a generic code
-// (5.0.0, 5.5.0, 5.4.4, none). Every pattern runs in linear time (no nested quantifiers);
+// recipient, whatever code it carries; a "no such mailbox" wording decides under no code, a
+// generic one (5.0.0, 5.5.0, 5.4.x) or an address code, never over a code naming another cause. Every pattern runs in linear time (no nested quantifiers);
 // classify-failure.test.ts checks each sample reads as its entry says.
 import type { FailureReason } from './failure-reasons.js';
 
@@ -86,7 +86,7 @@ export const MAILBOX_MISSING: readonly Wording[] = [
   {
     reason: 'mailbox_disabled',
     pattern:
-      /\b(account (?:is |has been )?disabled|(?:is|been) disabled|mailbox (?:is )?disabled|account (?:is )?(?:inactive|deactivated|suspended)|mailbox (?:is )?inactive|no longer (?:active|in use|accepting))\b/i,
+      /\b(account (?:is |has been )?disabled|(?:is|been) disabled(?! for sending)|mailbox (?:is )?disabled|account (?:is )?(?:inactive|deactivated|suspended)|mailbox (?:is )?inactive|no longer (?:active|in use|accepting))\b/i,
     sample: '550 5.2.1 The email account that you tried to reach is disabled',
   },
   {
@@ -104,7 +104,7 @@ export const MAILBOX_MISSING: readonly Wording[] = [
   {
     reason: 'user_unknown',
     pattern:
-      /\b(user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|user (?:does not exist|doesn't exist|not found)|mailbox (?:unavailable|not found|does not exist|doesn't exist)|recipient (?:address )?rejected|unknown (?:recipient|mailbox|address|local part)|invalid (?:recipient|mailbox)|address rejected|account does not exist|not a valid (?:mailbox|recipient)|bad destination mailbox|addressee unknown|no mailbox here|recipient not found|undeliverable address|unrouteable address|not on post office|addresses? (?:were|was|is) unknown|you tried to reach does not exist|(?:does not|doesn't) have an? [\w.-]{1,64} account|illegal alias|not listed in (?:the )?(?:domino )?directory|not listed in public name (?:&|and) address book|could not be found in the directory|account does not exist at the organization)\b/i,
+      /\b(user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|user (?:does not exist|doesn't exist|not found)|mailbox (?:unavailable|not found|does not exist|doesn't exist)|recipient address rejected: access denied|unknown (?:recipient|mailbox|address|local part)|invalid (?:recipient|mailbox)(?! count)|account does not exist|not a valid (?:mailbox|recipient)|bad destination mailbox|addressee unknown|no mailbox here|recipient not found|undeliverable address|unrouteable address|not on post office|addresses? (?:were|was|is) unknown|you tried to reach does not exist|(?:does not|doesn't) have an? [\w.-]{1,64} account|illegal alias|not listed in (?:the )?(?:domino )?directory|not listed in public name (?:&|and) address book|could not be found in the directory|account does not exist at the organization)\b/i,
     sample: '550 5.1.1 <user@example.com>... User Unknown',
   },
 ];

@@ -4,5 +4,5 @@ import type { BounceFormat } from './format.js';
 
 export const domino: BounceFormat = {
   name: 'domino',
-  intro: /^\s*was not delivered to:/im,
+  intro: /^[ \t]*was not delivered to:/im,
 };

@@ -10,4 +10,8 @@ export interface BounceFormat {
   intro: RegExp;
   /** Where the quoted original starts, when the system marks it. */
   original?: RegExp;
+  /** The reason stands above the list of addresses (Verizon): read it when an address's lines say nothing. */
+  reasonAbove?: boolean;
+  /** The bounce names no full address (GroupWise): its finding is about the message's only recipient. */
+  namesNoAddress?: boolean;
 }

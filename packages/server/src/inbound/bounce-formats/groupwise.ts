@@ -5,6 +5,7 @@ import type { BounceFormat } from './format.js';
 
 export const groupwise: BounceFormat = {
   name: 'groupwise',
+  namesNoAddress: true,
   intro: /The message that you sent was undeliverable to the following/i,
   original: /^Possibly truncated original message follows/im,
 };

@@ -5,6 +5,7 @@ import type { BounceFormat } from './format.js';
 
 export const verizon: BounceFormat = {
   name: 'verizon',
+  reasonAbove: true,
   intro:
     /This Message was undeliverable due to the following reason|Each of the following recipients was rejected by a remote mail server/i,
 };
