@@ -10,7 +10,7 @@
 import { readFailure, statusInReply } from '../domain/failures/classify-failure.js';
 import type { FeedbackItem, FeedbackReport } from '../domain/feedback/types.js';
 import { BOUNCE_FORMATS, type BounceFormat } from './bounce-formats/index.js';
-import { allHeaders, type MimePart, parseHeaderBlock, textOf, walkParts } from './mime.js';
+import { allHeaders, type MimePart, parseHeaderBlock, textOf } from './mime.js';
 import { clip, originalHeaders, refFromHeaders } from './report-parts.js';
 
 /** How much of a plain-text bounce is read: its explanation is short; the quoted original may not be. */
