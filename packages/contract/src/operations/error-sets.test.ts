@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { operations } from '../api.js';
 import { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './shared/error-sets.js';
+import type { Operation } from './shared/operation.js';
 
 describe('every operation declares the refusals its kind of route can answer', () => {
-  it.each(Object.entries(operations))('%s', (_, op) => {
+  it.each(Object.entries(operations as Record<string, Operation>))('%s', (_, op) => {
     const declared = new Set<string>(op.errors ?? []);
     const expected: string[] = [];
     if ((op.auth ?? 'apiKey') === 'apiKey') expected.push(...API_KEY_ERRORS, ...ACCESS_ERRORS);
