@@ -9,8 +9,6 @@ import { lastHeader, type MimePart, parseHeaderBlock, parseMime, textOf, walkPar
 import { parsePlainBounce } from './plain-bounce.js';
 import { clip, originalHeaders, refFromHeaders } from './report-parts.js';
 
-export { clip, refFromHeaders } from './report-parts.js';
-
 const DSN_TYPES = new Set(['message/delivery-status', 'message/global-delivery-status']);
 
 /** `rfc822; user@example.net` or `utf-8; 用户@例子.广告` → the address, lower-cased. */
@@ -78,7 +76,9 @@ function parseDsn(report: MimePart, root: MimePart): FeedbackReport {
     .map(parseHeaderBlock)
     .filter((b) => b.length > 0);
   const items: FeedbackItem[] = [];
-  const humanText = humanReadable(root);
+  // Decoded only for a block without a Diagnostic-Code.
+  let human: string | undefined;
+  const humanText = () => (human ??= humanReadable(root));
   for (const block of blocks.slice(1)) {
     const action = lastHeader(block, 'action')?.toLowerCase().trim();
     const diagnosticField = lastHeader(block, 'diagnostic-code');
@@ -86,7 +86,7 @@ function parseDsn(report: MimePart, root: MimePart): FeedbackReport {
     // Without a Diagnostic-Code (Exim, GroupWise, CommuniGate put the reason in the human-readable
     // part only), the words the human-readable part gives next to the recipient.
     const diagnostic = clip(
-      diagnosticField?.replace(/^[^;]*;/, '') ?? wordsAbout(humanText, addressOf(recipientField)),
+      diagnosticField?.replace(/^[^;]*;/, '') ?? wordsAbout(humanText(), addressOf(recipientField)),
     );
     // The Status field decides; a Diagnostic-Code may quote an older reply (a 4xx before the
     // final 5xx). Without a Status, only a reply code with its enhanced code in the diagnostic.

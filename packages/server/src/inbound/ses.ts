@@ -6,7 +6,7 @@
 import { normaliseStatus, readFailure, statusInReply } from '../domain/failures/classify-failure.js';
 import type { FeedbackItem, MessageRef } from '../domain/feedback/types.js';
 import type { HeaderField } from './mime.js';
-import { clip, refFromHeaders } from './parse-report.js';
+import { clip, refFromHeaders } from './report-parts.js';
 
 export type SesEventType = 'Bounce' | 'Complaint' | 'Delivery';
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classifyFailure,
-  countsAgainstRecipient,
-  type FailureEvidence,
-  statusInReply,
-} from './classify-failure.js';
+import { classifyFailure, type FailureEvidence, readFailure, statusInReply } from './classify-failure.js';
 import { MAILBOX_MISSING, NOT_THE_RECIPIENT } from './failure-wording.js';
+
+/** A permanent failure that counts against the recipient: the mailbox or its domain is missing. */
+const countsAgainstRecipient = (e: FailureEvidence) => readFailure(e).hard;
 
 const report = (status: string | undefined, text: string): FailureEvidence => ({
   source: 'report',

@@ -155,8 +155,3 @@ export function readFailure(e: FailureEvidence): { hard: boolean; reason: Failur
   const { kind, reason } = classifyFailure(e);
   return { hard: kind === 'hard', reason };
 }
-
-/** A permanent failure that counts against the recipient: the mailbox or its domain is missing. */
-export function countsAgainstRecipient(e: FailureEvidence): boolean {
-  return classifyFailure(e).kind === 'hard';
-}

@@ -10,8 +10,6 @@ import type { ContactStatus } from '@mailsvc/contract/api';
 import type { RecipientRefusal } from '../../db/recipient-state.js';
 import { ApiError } from '../../errors.js';
 
-export type { RecipientRefusal as Refusal } from '../../db/recipient-state.js';
-
 export type RecipientStateName = 'clear' | 'unsubscribed' | 'cooldown' | 'suppressed' | 'complained';
 
 const REFUSAL_MESSAGES: Record<RecipientRefusal, string> = {
