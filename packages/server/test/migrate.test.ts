@@ -16,6 +16,30 @@ describe('migrations', () => {
     }
   });
 
+  it('the rule functions are applied again only when their files changed or a migration ran (a worker starting leaves the others’ functions alone)', async () => {
+    const h = await createHarness();
+    try {
+      const pool = h.runtime.database.pool;
+      const oid = async () =>
+        (await pool.query("SELECT 'claim_messages'::regproc::oid AS oid")).rows[0].oid as number;
+      const before = await oid();
+      await migrate(pool);
+      expect(await oid()).toBe(before);
+      // Files that differ from what was applied last (as after an upgrade) are applied again.
+      await pool.query("UPDATE schema_functions SET sha256 = 'an older version'");
+      await migrate(pool);
+      const reapplied = await oid();
+      expect(reapplied).not.toBe(before);
+      // A migration that ran applies them again too (it may have dropped one with its table).
+      const next = listMigrations().length + 1;
+      await migrate(pool, [...listMigrations(), { version: next, name: 'noop', sql: 'SELECT 1' }]);
+      expect(await oid()).not.toBe(reapplied);
+      await pool.query('DELETE FROM schema_migrations WHERE version = $1', [next]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('0010 gives a stored message error the code of the one list: bounced → hard_bounce, failed → rejected, job_data_missing → bulk_send_canceled', async () => {
     const h = await createHarness();
     try {

@@ -1,5 +1,6 @@
 // Numbered .sql files applied in order, each in its own transaction, under an advisory lock
 // so that two deployers starting at once cannot race.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +8,11 @@ import type pg from 'pg';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 /**
- * SQL functions that hold a rule (the quota, eligibility): `CREATE OR REPLACE`, re-applied on every
- * migrate after the numbered migrations, so a rule changes by editing its one file.
+ * SQL functions that hold a rule (the quota, eligibility): applied after the numbered migrations
+ * whenever their files changed (or a migration ran), so a rule changes by editing its one file.
+ * Unchanged files are not applied again: every process start migrates, and re-creating a function
+ * other workers are calling (claim_messages is dropped and created) would throw away their cached
+ * plans and race their calls, for nothing.
  */
 const FUNCTIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'functions');
 // Any constant works; this one spells "mailsvc" on a phone keypad.
@@ -72,11 +76,27 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
       }
       applied.push(`${String(m.version).padStart(4, '0')}_${m.name}`);
     }
-    // The rule functions, in one transaction (a failing file leaves the previous versions).
+    // The rule functions, in one transaction (a failing file leaves the previous versions), when
+    // their text differs from what was applied last or a migration may have touched them.
     const functions = listFunctionFiles();
+    const digest = createHash('sha256');
+    for (const f of functions) digest.update(`${f.name}\0${f.sql}\0`);
+    const sha256 = digest.digest('hex');
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_functions (
+      id         boolean PRIMARY KEY DEFAULT true CHECK (id),
+      sha256     text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const current = await client.query<{ sha256: string }>('SELECT sha256 FROM schema_functions');
+    if (applied.length === 0 && current.rows[0]?.sha256 === sha256) return applied;
     await client.query('BEGIN');
     try {
       for (const f of functions) await client.query(f.sql);
+      await client.query(
+        `INSERT INTO schema_functions (sha256) VALUES ($1)
+         ON CONFLICT (id) DO UPDATE SET sha256 = excluded.sha256, applied_at = now()`,
+        [sha256],
+      );
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK');
