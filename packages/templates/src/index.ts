@@ -34,6 +34,7 @@ export type {
 export { TemplateNotFoundError, TemplateVersionNotFoundError } from './model.js';
 export { FRAME_SANDBOX, frameDocument } from './preview-frame.js';
 export {
+  compileValidators,
   getFixture,
   getTemplate,
   getVersionForPreview,

@@ -17,6 +17,7 @@
 import { BODY_LIMIT } from '@mailsvc/contract/http';
 import { type LimitPolicy, memoryRateLimitStore, redisRateLimitStore } from '@mailsvc/contract/rate-limit';
 import { trimTrailingSlashes } from '@mailsvc/contract/settings';
+import { compileValidators } from '@mailsvc/templates';
 import { type AppCheckVerifier, type FirebaseAdmin, firebaseAppCheckVerifier } from './app-check.js';
 import type { WrapperConfig } from './config.js';
 import { type Exchange, openExchange, refuse } from './exchange.js';
@@ -91,6 +92,7 @@ export function routePathOf(rawPath: string): string {
 const RATE_LIMIT_PREFIX = 'mailsvc:wrapper:rl';
 
 export function createRouter(opts: RouterOptions): WrapperRouter {
+  compileValidators(); // every request validates its data: compiled before the first one
   const { config } = opts;
   const log = opts.log ?? createWrapperLogger(config.LOG_LEVEL);
   const now = opts.now ?? Date.now;

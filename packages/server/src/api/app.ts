@@ -7,6 +7,7 @@ import {
   parserRefusal,
   writeRawErrorResponse,
 } from '@mailsvc/contract/http-node';
+import { compileValidators } from '@mailsvc/templates';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -217,6 +218,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
 }
 
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  compileValidators(); // every send validates its data: compiled before the first one
   const app = createFastify(deps);
   installMethodsAndBodies(app);
   installRequestChecks(app);
