@@ -30,6 +30,12 @@ describe('quoted-printable', () => {
     check('bare\rCR and bare\nLF stay text');
   });
 
+  it('never reads past its text into an earlier call’s bytes (its buffers are kept between calls)', () => {
+    check('ab\r\ncd\r\n'); // leaves CR LF where the next, shorter text ends
+    check('ab\r'); // a bare CR at the end is =0D, not a line break borrowed from the last call
+    check('a '); // a blank at the end is =20
+  });
+
   it('decodes back to the same text for random text of every kind of character', () => {
     const alphabet = ['a', 'Z', ' ', '\t', '=', '.', '\r\n', 'é', '€', '😀', '\u0000', '-', '>'];
     let seed = 7;

@@ -23,16 +23,28 @@ KIND[32] = BLANK;
 KIND[9] = BLANK;
 KIND[CR] = HARD_BREAK;
 
+let scratchIn = Buffer.allocUnsafe(16 * 1024);
+let scratchOut = Buffer.allocUnsafe(64 * 1024);
+
 /**
  * `text` (line ends CRLF) as quoted-printable: printable ASCII but "=" as it is, blanks as they are
  * unless they end a line, every other byte as =XX, CRLF kept as hard line breaks, and soft line
  * breaks ("=" CRLF) so no line passes 76 characters. An =XX is never split.
  */
 export function encodeQuotedPrintable(text: string): string {
-  const input = Buffer.from(text, 'utf8');
-  const n = input.length;
+  // The text's UTF-8 bytes and the output go into buffers kept between calls (the function never
+  // yields, so no two calls share them): a body part's two buffers of several KB each were
+  // allocated and freed for every message.
+  if (scratchIn.length < text.length * 3 + 2) scratchIn = Buffer.allocUnsafe(text.length * 3 + 2);
+  const input = scratchIn;
+  const n = input.write(text, 0, 'utf8');
+  // The loop looks up to two bytes ahead: past the text it must find neither CR nor LF, not an
+  // earlier call's bytes.
+  input[n] = 0;
+  input[n + 1] = 0;
   // worst case: every byte =XX (3), plus a soft break (3) every 24 such bytes
-  const out = Buffer.allocUnsafe(n * 4 + 16);
+  if (scratchOut.length < n * 4 + 16) scratchOut = Buffer.allocUnsafe(n * 4 + 16);
+  const out = scratchOut;
   let o = 0;
   let column = 0;
   for (let i = 0; i < n; i++) {
