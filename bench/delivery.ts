@@ -1,43 +1,54 @@
-// Delivered messages per second from the real worker (claim from PostgreSQL, re-check, render,
-// MIME, DKIM, SMTP, record) to a local SMTP sink, as a ratio of raw nodemailer sending the same
-// rendered messages to the same sink with the same pool, in-flight window and DKIM key, in the
-// same run. Then the pick-up latency: accept → message at the sink, one message at a time, with
-// the worker's poll at 60 s so only the queue signal (LISTEN/NOTIFY) can wake it.
-// The sink runs in a child process (bench/smtp-sink.mjs) so it does not share an event loop.
-// Every run is checked: the sink's count equals the messages sent (no loss, no duplicate), and a
-// sample (every 250th message at the sink) is parsed back with mailparser and its DKIM signature
-// verified with mailauth.
+// Delivery as an operator runs it: `mailsvc worker`, started by its CLI as its own process with its
+// defaults (PostgreSQL, MAILSVC_WORKER_CONCURRENCY and MAILSVC_SMTP_POOL_SIZE unset), delivering a
+// backlog of DKIM-signed login codes to an SMTP sink in its own process (bench/smtp-sink.mjs);
+// against raw nodemailer in its own process (bench/nodemailer-baseline.mjs: pool 5, 16 in flight,
+// the same DKIM key, the same sink, the messages mailsvc rendered), rounds alternating. Each
+// worker round starts a new worker process on a queue of N accepted messages, as an operator's
+// deploy does; each baseline round a new nodemailer process.
+// Two times per round, both ratios reported: first to last message at the sink, and start to drain
+// (the worker: its "is running" banner → every outcome recorded; the baseline: loaded and starting
+// to send → the last message at the sink). The worker's process start-up (spawned → banner) is
+// reported on its own, with the CPU it took.
+// Every round is checked: the sink's count equals the messages sent (no loss, no duplicate), every
+// worker message is `sent` in the database, and a sample (every 250th message at the sink) is
+// parsed back with mailparser and its DKIM signature verified with mailauth.
+// Also reported: CPU time per message after start-up (/proc: threads included; the worker's main
+// thread apart, and PostgreSQL's backends and the sink during the worker's rounds), the database's
+// transactions and the claim/record calls per message (pg_stat_statements when the server loads
+// it, else pg_stat_user_functions with track_functions on the bench's database), and the pick-up
+// latency of a single login code (accept → at the sink) with a worker process idle.
 // Run: npx tsx bench/delivery.ts   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
-// BENCH_MESSAGES per round, default 5000; BENCH_IN_FLIGHT, default MAILSVC_WORKER_CONCURRENCY's)
-import { type ChildProcess, fork } from 'node:child_process';
+// BENCH_MESSAGES per round, default 4000; BENCH_ROUNDS, default 4; BENCH_LOAD=1 keeps one core busy
+// in another process for the whole run; BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker
+// round into DIR (summarise with `node bench/cpu-profile-summary.mjs DIR/…`); BENCH_WORKER_ENV='{"K":"V"}'
+// sets worker settings instead of the defaults; BENCH_VARIANT_ENV='{"K":"V"}' adds a worker round
+// with those settings to every round, reported beside the defaults)
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getTemplate, renderVersion, validateTemplateData } from '@mailsvc/templates';
 import { simpleParser } from 'mailparser';
-import { loadConfig } from '../packages/server/src/config.js';
 import { SIGNED_HEADERS } from '../packages/server/src/delivery/dkim.js';
-import { smtpTransport } from '../packages/server/src/delivery/transports/smtp.js';
-import { DeliveryWorker } from '../packages/server/src/delivery/worker.js';
 import { checkDkim } from '../packages/server/src/dev/inbox/check-dkim.js';
 import { openBenchTenant } from './bench-tenant.js';
 
-// The nodemailer the server uses (the root node_modules may hold an older one for other packages).
-const nodemailer = createRequire(new URL('../packages/server/package.json', import.meta.url))(
-  'nodemailer',
-) as typeof import('nodemailer');
-
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
-const defaults = loadConfig({ DATABASE_URL: BASE_URL }); // the defaults on PostgreSQL
-const POOL = defaults.MAILSVC_SMTP_POOL_SIZE;
-// The worker's messages in flight; the baseline gets as many concurrent sendMail calls.
-const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? defaults.MAILSVC_WORKER_CONCURRENCY);
-
-const ROUNDS = 3;
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 4000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+const WORKER_ENV: Record<string, string> = JSON.parse(process.env.BENCH_WORKER_ENV ?? '{}');
+/** A second worker configuration measured in the same rounds, for a change's before and after. */
+const VARIANT_ENV: Record<string, string> | undefined = process.env.BENCH_VARIANT_ENV
+  ? JSON.parse(process.env.BENCH_VARIANT_ENV)
+  : undefined;
+/** The baseline: nodemailer's pool and the concurrent sendMail calls an app would make. */
+const BASELINE = { pool: 5, inFlight: 16 };
 const PICKUPS = 50;
+const TICKS_PER_SECOND = 100; // Linux USER_HZ: /proc/PID/stat counts CPU time in these
 
 interface SinkEvent {
   id: string;
@@ -47,77 +58,143 @@ interface SinkEvent {
 }
 
 async function startSink(): Promise<{ port: number; child: ChildProcess; events: SinkEvent[] }> {
-  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'smtp-sink.mjs'));
+  const child = fork(path.join(ROOT, 'bench/smtp-sink.mjs'));
   const events: SinkEvent[] = [];
   const port = await new Promise<number>((resolve) =>
-    child.on('message', (m: { port?: number; id?: string; t?: number }) => {
+    child.on('message', (m: { port?: number; events?: SinkEvent[] }) => {
       if (m.port) resolve(m.port);
-      else events.push(m as SinkEvent);
+      else for (const e of m.events!) events.push(e);
     }),
   );
   return { port, child, events };
 }
 
-async function until(check: () => boolean, ms = 120_000, progress?: () => string) {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, ms = 180_000, progress?: () => string) {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out (${progress?.() ?? ''})`);
-    await new Promise((r) => setTimeout(r, 2));
+    await sleep(5);
   }
+}
+
+/** CPU seconds (user + system) from a /proc stat file; 0 once the process is gone. */
+function statCpu(file: string): number {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(file, 'utf8');
+  } catch {
+    return 0;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** CPU seconds of a process, all its threads. */
+const cpuSeconds = (pid: number) => statCpu(`/proc/${pid}/stat`);
+
+/** CPU seconds of a process's main thread (the event loop) alone. */
+const mainThreadCpuSeconds = (pid: number) => statCpu(`/proc/${pid}/task/${pid}/stat`);
+
+/** CPU seconds of PostgreSQL's backends now serving a database (0 for a backend not on this host). */
+async function backendCpu(pool: import('pg').Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((r) => child.once('exit', (code) => r(code)));
+}
+
+interface Round {
+  /** msg/s, first to last message at the sink. */
+  atSink: number;
+  /** msg/s, process start to drain. */
+  startToDrain: number;
+  /** ms of the process's CPU per message (the worker: after its start-up). */
+  cpuMs: number;
+  /** The worker: spawned → its banner, and the CPU that took. */
+  startup?: { ms: number; cpuSeconds: number };
+  /** The worker: where its CPU after start-up went, and the other processes', ms per message. */
+  split?: { mainThread: number; otherThreads: number; postgres: number; sink: number };
 }
 
 async function main() {
   const sink = await startSink();
   const bench = await openBenchTenant(BASE_URL, 'bench');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-delivery-'));
+  const load = process.env.BENCH_LOAD
+    ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
+    : undefined;
   try {
     const { runtime, app, apiKey, domain } = bench;
+    const pool = runtime.database.pool;
+    const dbName = (await pool.query('SELECT current_database() AS d')).rows[0].d as string;
+    const statements = await openStatementCounts(pool, dbName);
     const keyRow = await runtime.deps.db
       .selectFrom('sending_domains')
       .select(['dkim_selector', 'dkim_private_key'])
       .where('domain', '=', domain)
       .executeTakeFirstOrThrow();
-    const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
-    const body = (i: number) =>
-      JSON.stringify({
-        templateId: 'login-code',
-        to: `user${i}@example.com`,
-        data: { code: String(100000 + i) },
+    const send = (i: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/send',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          templateId: 'login-code',
+          to: `user${i}@example.com`,
+          data: { code: String(100000 + (i % 900000)) },
+        }),
       });
+    let sent = 0;
     const accept = async (n: number) => {
       for (let i = 0; i < n; i += 50) {
-        await Promise.all(
-          Array.from({ length: Math.min(50, n - i) }, (_, j) =>
-            app.inject({
-              method: 'POST',
-              url: '/v1/send',
-              headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-              payload: body(i + j),
-            }),
-          ),
-        );
+        const batch = await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => send(sent++)));
+        const refused = batch.find((r) => r.statusCode !== 200);
+        if (refused) throw new Error(`accept: ${refused.statusCode} ${refused.body}`);
       }
     };
 
-    // the baseline's input: the same messages, rendered once beforehand
+    // The baseline's input: the same messages, rendered by mailsvc's renderer beforehand.
     const { version } = getTemplate('login-code');
-    const rendered = Array.from({ length: MESSAGES }, (_, i) => {
-      const checked = validateTemplateData(version, { code: String(100000 + i) });
-      if (!checked.ok) throw new Error('bad fixture');
-      return renderVersion(version, checked.data, {
-        projectName: 'Bench App',
-        environmentName: 'production',
-      });
-    });
-    const privateKey = createPrivateKey(keyRow.dkim_private_key!);
-    const publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }) as string;
+    const baselineJob = path.join(tmp, 'baseline.json');
+    fs.writeFileSync(
+      baselineJob,
+      JSON.stringify({
+        port: sink.port,
+        domain,
+        selector: keyRow.dkim_selector,
+        privateKey: keyRow.dkim_private_key,
+        signedHeaders: SIGNED_HEADERS.join(':'),
+        prefix: 'base_',
+        ...BASELINE,
+        messages: Array.from({ length: MESSAGES }, (_, i) => {
+          const checked = validateTemplateData(version, { code: String(100000 + i) });
+          if (!checked.ok) throw new Error('bad fixture');
+          const r = renderVersion(version, checked.data, {
+            projectName: 'Bench App',
+            environmentName: 'production',
+          });
+          return { to: `user${i}@example.com`, subject: r.subject, html: r.html, text: r.text };
+        }),
+      }),
+    );
+    const publicKeyPem = createPublicKey(createPrivateKey(keyRow.dkim_private_key!)).export({
+      type: 'spki',
+      format: 'pem',
+    }) as string;
     // the dev inbox's checker: mailauth with the selector's key answered from here, not DNS
     const findPublicKey = async (d: string, selector: string) =>
       d === domain && selector === keyRow.dkim_selector ? publicKeyPem : null;
     let verified = 0;
-    /** The run's events at the sink: exactly one per message, and every sample parses and verifies. */
-    async function check(label: string, start: number, idPrefix: string): Promise<void> {
-      await new Promise((r) => setTimeout(r, 200)); // a duplicate would arrive within this
-      const events = sink.events.slice(start);
+    /** The round's events at the sink: exactly one per message, and every sample parses and verifies. */
+    async function check(label: string, events: SinkEvent[], idPrefix: string): Promise<void> {
       const ids = new Set(events.map((e) => e.id));
       if (events.length !== MESSAGES || ids.size !== MESSAGES)
         throw new Error(`${label}: ${events.length} at the sink (${ids.size} distinct) for ${MESSAGES} sent`);
@@ -132,145 +209,280 @@ async function main() {
         verified++;
       }
     }
+    const firstToLast = (events: SinkEvent[]) => MESSAGES / ((events.at(-1)!.t - events[0]!.t) / 1000);
 
-    async function baseline(): Promise<number> {
-      const transporter = nodemailer.createTransport({
-        host: '127.0.0.1',
-        port: sink.port,
-        pool: true,
-        maxConnections: POOL,
-        maxMessages: 1000,
-      });
+    async function baseline(): Promise<Round> {
       const start = sink.events.length;
-      const t0 = performance.now();
-      let next = 0;
-      const lane = async () => {
-        while (next < MESSAGES) {
-          const i = next++;
-          const r = rendered[i]!;
-          await transporter.sendMail({
-            from: { name: 'Bench App', address: `notifications@${domain}` },
-            to: `user${i}@example.com`,
-            subject: r.subject,
-            html: r.html,
-            text: r.text,
-            messageId: `<base_${i}@${domain}>`,
-            headers: { 'X-Mailsvc-Message-Id': `base_${i}` },
-            envelope: { from: `bounces+base_${i}@${domain}`, to: `user${i}@example.com` },
-            dkim: {
-              domainName: domain,
-              keySelector: keyRow.dkim_selector!,
-              privateKey: privateKey as unknown as string,
-              headerFieldNames: SIGNED_HEADERS.join(':'),
-            },
-          });
-        }
+      const child = spawn(process.execPath, [path.join(ROOT, 'bench/nodemailer-baseline.mjs'), baselineJob], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let ready: { t: number; cpu: number } | undefined;
+      child.stdout!.once('data', () => (ready = { t: Date.now(), cpu: cpuSeconds(child.pid!) }));
+      let cpu = 0;
+      await until(
+        () => {
+          if (child.exitCode === null) cpu = cpuSeconds(child.pid!);
+          return sink.events.length - start >= MESSAGES;
+        },
+        180_000,
+        () => `${sink.events.length - start} at the sink`,
+      );
+      const drained = sink.events[start + MESSAGES - 1]!.t;
+      if ((await exited(child)) !== 0) throw new Error('the nodemailer baseline failed');
+      await sleep(200); // a duplicate would arrive within this
+      const events = sink.events.slice(start);
+      await check('baseline', events, 'base_');
+      return {
+        atSink: firstToLast(events),
+        startToDrain: MESSAGES / ((drained - ready!.t) / 1000),
+        cpuMs: ((cpu - ready!.cpu) * 1000) / MESSAGES,
       };
-      await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-      await until(() => sink.events.length - start >= MESSAGES);
-      const s = (performance.now() - t0) / 1000;
-      transporter.close();
-      await check('baseline', start, 'base_');
-      return MESSAGES / s;
     }
 
-    async function worker(): Promise<number> {
-      await accept(MESSAGES);
-      const transport = smtpTransport({ url: smtpUrl, poolSize: POOL });
-      const w = new DeliveryWorker(runtime.deps, transport, {
-        concurrency: IN_FLIGHT,
-        leaseMs: 300_000,
-        pollMs: 60_000,
+    const workerEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: runtime.config.DATABASE_URL!,
+      MAILSVC_SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      MAILSVC_PUBLIC_URL: 'https://mail.bench.test',
+      MAILSVC_DATA_DIR: path.join(tmp, 'data'),
+      ...WORKER_ENV,
+    };
+    for (const k of ['MAILSVC_WORKER_CONCURRENCY', 'MAILSVC_SMTP_POOL_SIZE', 'LOG_LEVEL'])
+      if (!(k in WORKER_ENV)) delete workerEnv[k];
+    /** `mailsvc worker` as the README starts it; its log read (and dropped) through a pipe, as a service manager would. */
+    function startWorker(env = workerEnv): ChildProcess & {
+      ready: Promise<{ t: number; cpu: number; mainThread: number }>;
+    } {
+      const nodeFlags = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+      const bin = path.join(ROOT, 'packages/server/bin/mailsvc.js');
+      const child = spawn(process.execPath, [...nodeFlags, bin, 'worker'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      let errors = '';
+      const ready = new Promise<{ t: number; cpu: number; mainThread: number }>((resolve) => {
+        let banner = '';
+        const onData = (d: Buffer) => {
+          banner += d;
+          if (banner.includes('mailsvc worker is running')) {
+            child.stdout!.off('data', onData);
+            child.stdout!.resume();
+            resolve({
+              t: Date.now(),
+              cpu: cpuSeconds(child.pid!),
+              mainThread: mainThreadCpuSeconds(child.pid!),
+            });
+          } else if (banner.length > 65536) banner = banner.slice(-1024);
+        };
+        child.stdout!.on('data', onData);
+      });
+      child.stderr!.on('data', (d) => (errors += d));
+      child.once('exit', (code) => {
+        if (code !== 0) console.error(`mailsvc worker exited ${code}:\n${errors}`);
+      });
+      return Object.assign(child, { ready });
+    }
+
+    const dbCost = { transactions: 0, claims: 0, records: 0, messages: 0 };
+    async function worker(isMeasured: boolean, env = workerEnv): Promise<Round> {
+      await accept(MESSAGES);
+      await pool.query('ANALYZE messages');
+      const before = await statements.read();
       const start = sink.events.length;
-      const t0 = performance.now();
-      w.start();
+      const t0 = Date.now();
+      const sinkCpu0 = cpuSeconds(sink.child.pid!);
+      const pg0 = await backendCpu(pool);
+      const child = startWorker(env);
+      let ready = { t: 0, cpu: 0, mainThread: 0 };
+      void child.ready.then((r) => (ready = r));
       await until(
-        () => sink.events.length - start >= MESSAGES,
-        120_000,
+        () => {
+          if (child.exitCode !== null) throw new Error(`mailsvc worker exited ${child.exitCode}`);
+          return sink.events.length - start >= MESSAGES;
+        },
+        180_000,
         () => `${sink.events.length - start} at the sink`,
       );
       // every outcome recorded, not just handed to the sink
-      await w.stop();
-      const s = (performance.now() - t0) / 1000;
-      await transport.close();
-      const { rows } = await runtime.database.pool.query(
-        "SELECT count(*)::int AS n FROM messages WHERE status IN ('queued', 'sending')",
-      );
-      if (rows[0].n !== 0) throw new Error(`${rows[0].n} messages not delivered`);
-      await check('worker', start, 'msg_');
-      return MESSAGES / s;
+      for (;;) {
+        const { rows } = await pool.query(
+          "SELECT count(*)::int AS n FROM messages WHERE status IN ('queued', 'sending')",
+        );
+        if (rows[0].n === 0) break;
+        await sleep(5);
+      }
+      const recorded = Date.now();
+      const cpu = cpuSeconds(child.pid!);
+      const mainThread = mainThreadCpuSeconds(child.pid!);
+      const sinkCpu = cpuSeconds(sink.child.pid!) - sinkCpu0;
+      let pgCpu = 0;
+      for (const [pid, seconds] of await backendCpu(pool)) pgCpu += seconds - (pg0.get(pid) ?? 0);
+      child.kill('SIGTERM');
+      if ((await exited(child)) !== 0) throw new Error('mailsvc worker did not stop cleanly');
+      const after = await statements.read();
+      if (isMeasured) {
+        dbCost.transactions += after.transactions - before.transactions;
+        dbCost.claims += after.claims - before.claims;
+        dbCost.records += after.records - before.records;
+        dbCost.messages += MESSAGES;
+      }
+      await sleep(200);
+      const events = sink.events.slice(start);
+      await check('worker', events, 'msg_');
+      return {
+        atSink: firstToLast(events),
+        startToDrain: MESSAGES / ((recorded - ready.t) / 1000),
+        cpuMs: ((cpu - ready.cpu) * 1000) / MESSAGES,
+        startup: { ms: ready.t - t0, cpuSeconds: ready.cpu },
+        split: {
+          mainThread: ((mainThread - ready.mainThread) * 1000) / MESSAGES,
+          otherThreads: ((cpu - ready.cpu - (mainThread - ready.mainThread)) * 1000) / MESSAGES,
+          postgres: (pgCpu * 1000) / MESSAGES,
+          sink: (sinkCpu * 1000) / MESSAGES,
+        },
+      };
     }
 
-    // One unmeasured round first: JIT warm-up of both paths, and table statistics for the queue
-    // (the planner sees an empty messages table until autovacuum analyzes it).
+    // One unmeasured round of each first: the database's caches and the queue's statistics.
     await baseline();
-    await worker();
-    await runtime.database.pool.query('ANALYZE messages');
-    const results: { baseline: number; worker: number }[] = [];
-    for (let r = 0; r < ROUNDS; r++) results.push({ baseline: await baseline(), worker: await worker() });
+    await worker(false);
+    const results: { baseline: Round; worker: Round; variant?: Round }[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which goes first (ABBA): the second of a pair profits from a warmer machine.
+      const b = r % 2 === 0 ? await baseline() : undefined;
+      const w = await worker(true);
+      const v = VARIANT_ENV ? await worker(false, { ...workerEnv, ...VARIANT_ENV }) : undefined;
+      results.push({ baseline: b ?? (await baseline()), worker: w, ...(v && { variant: v }) });
+      console.log(
+        `round ${r + 1}: baseline ${Math.round(results[r]!.baseline.atSink)} msg/s, worker ${Math.round(w.atSink)} msg/s`,
+      );
+    }
 
-    // pick-up latency through LISTEN/NOTIFY
-    const transport = smtpTransport({ url: smtpUrl, poolSize: POOL });
-    const live = new DeliveryWorker(runtime.deps, transport, {
-      concurrency: IN_FLIGHT,
-      leaseMs: 300_000,
-      pollMs: 60_000,
-    });
-    live.start();
-    await new Promise((r) => setTimeout(r, 500));
+    // pick-up latency: a worker process idle, single login codes through LISTEN/NOTIFY
+    const live = startWorker();
+    await live.ready;
+    await sleep(500); // listening for the queue signal
     const latencies: number[] = [];
     for (let i = 0; i < PICKUPS; i++) {
       const t0 = Date.now();
-      const res = await app.inject({
-        method: 'POST',
-        url: '/v1/send',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        payload: body(900000 + i),
-      });
+      const res = await send(sent++);
       const id = res.json().messageId as string;
       await until(() => sink.events.some((e) => e.id === id), 10_000);
       latencies.push(sink.events.find((e) => e.id === id)!.t - t0);
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
-    await live.stop();
-    await transport.close();
+    live.kill('SIGTERM');
+    await exited(live);
     latencies.sort((a, b) => a - b);
 
-    const cpu = os.cpus()[0]?.model ?? 'unknown';
-    const { pgVersion } = bench;
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-    console.log(
-      `\nDelivery to a local SMTP sink: ${MESSAGES} login-code messages per run, DKIM rsa-sha256 (2048), pool ${POOL}, ${IN_FLIGHT} in flight`,
-    );
-    console.log(`node ${process.version}, ${os.cpus().length} × ${cpu}, PostgreSQL ${pgVersion}\n`);
-    console.log('| round | raw nodemailer msg/s (baseline) | mailsvc worker msg/s | ratio |');
-    console.log('|---|---|---|---|');
-    for (const [i, r] of results.entries())
-      console.log(
-        `| ${i + 1} | ${fmt(r.baseline)} | ${fmt(r.worker)} | ${(r.worker / r.baseline).toFixed(2)} |`,
-      );
-    // Rounds alternate baseline and worker; the median ratio of the rounds is the figure.
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const best = {
-      baseline: median(results.map((r) => r.baseline)),
-      worker: median(results.map((r) => r.worker)),
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      const mid = Math.floor(s.length / 2);
+      return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
     };
     console.log(
-      `| median of ${ROUNDS} | ${fmt(best.baseline)} | ${fmt(best.worker)} | ${(best.worker / best.baseline).toFixed(2)} |`,
+      `\nDelivery by \`mailsvc worker\` (its own process, its defaults${Object.keys(WORKER_ENV).length ? `, with ${JSON.stringify(WORKER_ENV)}` : ''}) against raw nodemailer (own process, pool ${BASELINE.pool}, ${BASELINE.inFlight} in flight): ${MESSAGES} login codes per round, DKIM rsa-sha256 (2048), the sink in its own process`,
+    );
+    console.log(
+      `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}, PostgreSQL ${bench.pgVersion}; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}${load ? '; another process kept one core busy throughout' : ''}\n`,
+    );
+    console.log(
+      '| round | nodemailer msg/s, first→last | worker msg/s, first→last | ratio | nodemailer msg/s, start→drain | worker msg/s, start→drain | ratio | CPU ms/msg nodemailer / worker |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const [i, r] of results.entries())
+      console.log(
+        `| ${i + 1} | ${fmt(r.baseline.atSink)} | ${fmt(r.worker.atSink)} | ${(r.worker.atSink / r.baseline.atSink).toFixed(2)} | ${fmt(r.baseline.startToDrain)} | ${fmt(r.worker.startToDrain)} | ${(r.worker.startToDrain / r.baseline.startToDrain).toFixed(2)} | ${r.baseline.cpuMs.toFixed(2)} / ${r.worker.cpuMs.toFixed(2)} |`,
+      );
+    const m = (pick: (r: (typeof results)[number]) => number) => median(results.map(pick));
+    console.log(
+      `| median | ${fmt(m((r) => r.baseline.atSink))} | ${fmt(m((r) => r.worker.atSink))} | **${m((r) => r.worker.atSink / r.baseline.atSink).toFixed(2)}** | ${fmt(m((r) => r.baseline.startToDrain))} | ${fmt(m((r) => r.worker.startToDrain))} | **${m((r) => r.worker.startToDrain / r.baseline.startToDrain).toFixed(2)}** | ${m((r) => r.baseline.cpuMs).toFixed(2)} / ${m((r) => r.worker.cpuMs).toFixed(2)} |`,
+    );
+    console.log(
+      `(ratios: median of the rounds' ratios; the worker's CPU counted after its start-up, which took ${fmt(m((r) => r.worker.startup!.ms))} ms and ${m((r) => r.worker.startup!.cpuSeconds).toFixed(2)} s of CPU, medians)`,
+    );
+    if (VARIANT_ENV)
+      console.log(
+        `\nVariant ${JSON.stringify(VARIANT_ENV)}, same rounds: worker msg/s first→last ${results.map((r) => fmt(r.variant!.atSink)).join(', ')}; ratio to the baseline, median ${m((r) => r.variant!.atSink / r.baseline.atSink).toFixed(2)} first→last, ${m((r) => r.variant!.startToDrain / r.baseline.startToDrain).toFixed(2)} start→drain (defaults: ${m((r) => r.worker.atSink / r.baseline.atSink).toFixed(2)}, ${m((r) => r.worker.startToDrain / r.baseline.startToDrain).toFixed(2)}); variant over defaults per round: ${results.map((r) => (r.variant!.atSink / r.worker.atSink).toFixed(2)).join(', ')}; CPU ms/msg ${m((r) => r.variant!.cpuMs).toFixed(2)} against ${m((r) => r.worker.cpuMs).toFixed(2)}`,
+      );
+    const split = (k: keyof NonNullable<Round['split']>) => m((r) => r.worker.split![k]).toFixed(3);
+    console.log(
+      `\nCPU per message during the worker rounds (ms, medians): worker main thread ${split('mainThread')}, worker's other threads (RSA on libuv's pool, GC helpers) ${split('otherThreads')}, PostgreSQL backends ${split('postgres')}, SMTP sink ${split('sink')}`,
+    );
+    const per = (n: number) => (n / dbCost.messages).toFixed(3);
+    console.log(
+      `\nDatabase per delivered message (${statements.source}): ${per(dbCost.transactions)} transactions, ${per(dbCost.claims)} claim_messages() calls (claims of ${(dbCost.messages / dbCost.claims).toFixed(1)}), ${per(dbCost.records)} record_attempts() calls (records of ${(dbCost.messages / dbCost.records).toFixed(1)})`,
+    );
+    console.log(
+      `\nEvery round: the sink's count equal to the messages sent, no duplicate, every worker message recorded; ${verified} sampled messages parsed back (mailparser) and DKIM-verified (mailauth).`,
     );
     const pct = (p: number) =>
       latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
     console.log(
-      `\nEvery run: the sink's count equal to the messages sent, no duplicate; ${verified} sampled messages parsed back (mailparser) and DKIM-verified (mailauth).`,
-    );
-    console.log(
-      `\nPick-up latency, accept → at the sink (${PICKUPS} single messages, poll 60 s): p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${latencies.at(-1)} ms`,
+      `\nPick-up latency, accept → at the sink (${PICKUPS} single messages, an idle worker process): p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${latencies.at(-1)} ms`,
     );
   } finally {
+    load?.kill('SIGKILL');
     sink.child.kill();
+    fs.rmSync(tmp, { recursive: true, force: true });
     await bench.close();
   }
+}
+
+/**
+ * The database's work: transactions of the bench's database (pg_stat_database), and calls of the
+ * claim and record functions — from pg_stat_statements when the server loads it, else from
+ * pg_stat_user_functions (track_functions switched on for the bench's database only).
+ */
+async function openStatementCounts(pool: import('pg').Pool, dbName: string) {
+  let source = 'pg_stat_user_functions, track_functions = all';
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await pool.query('SELECT 1 FROM pg_stat_statements LIMIT 1');
+    source = 'pg_stat_statements';
+  } catch {
+    await pool.query(`ALTER DATABASE ${dbName} SET track_functions = 'all'`);
+  }
+  return {
+    source,
+    async read() {
+      // statistics are reported by each backend at its transaction's end, at most every 0.5-1 s
+      await sleep(1100);
+      await pool.query('SELECT pg_stat_clear_snapshot()');
+      const tx = await pool.query(
+        'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+      );
+      const calls = async (fn: string) =>
+        source === 'pg_stat_statements'
+          ? Number(
+              (
+                await pool.query(
+                  `SELECT coalesce(sum(calls), 0) AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+                   WHERE d.datname = current_database() AND s.toplevel AND s.query LIKE $1`,
+                  [`%FROM ${fn}(%`],
+                )
+              ).rows[0].n,
+            )
+          : Number(
+              (
+                await pool.query(
+                  'SELECT coalesce(sum(calls), 0) AS n FROM pg_stat_user_functions WHERE funcname = $1',
+                  [fn],
+                )
+              ).rows[0].n,
+            );
+      return {
+        transactions: Number(tx.rows[0].n),
+        claims: await calls('claim_messages'),
+        records: await calls('record_attempts'),
+      };
+    },
+  };
 }
 
 await main();

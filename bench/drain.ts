@@ -33,12 +33,13 @@ async function startSink(): Promise<{
   let n = 0;
   const seen = new Map<string, number>();
   const port = await new Promise<number>((resolve) =>
-    child.on('message', (m: { port?: number; id?: string; t?: number }) => {
+    child.on('message', (m: { port?: number; events?: { id: string; t: number }[] }) => {
       if (m.port) resolve(m.port);
-      else {
-        n++;
-        if (m.id) seen.set(m.id, m.t!);
-      }
+      else
+        for (const e of m.events!) {
+          n++;
+          if (e.id) seen.set(e.id, e.t);
+        }
     }),
   );
   return { port, child, count: () => n, seen };
