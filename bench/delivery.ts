@@ -22,7 +22,8 @@
 // in another process for the whole run; BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker
 // round into DIR (summarise with `node bench/cpu-profile-summary.mjs DIR/…`); BENCH_WORKER_ENV='{"K":"V"}'
 // sets worker settings instead of the defaults; BENCH_VARIANT_ENV='{"K":"V"}' adds a worker round
-// with those settings to every round, reported beside the defaults)
+// with those settings to every round, reported beside the defaults (a "NODE_FLAGS" key: a JSON
+// list of node flags for it); BENCH_WORKER_NODE_FLAGS='["--flag"]' node flags for every worker)
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fs from 'node:fs';
@@ -41,6 +42,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const WORKER_ENV: Record<string, string> = JSON.parse(process.env.BENCH_WORKER_ENV ?? '{}');
+/** Node flags for every worker process (V8's own are not allowed in NODE_OPTIONS). */
+const WORKER_NODE_FLAGS: string[] = JSON.parse(process.env.BENCH_WORKER_NODE_FLAGS ?? '[]');
 /** A second worker configuration measured in the same rounds, for a change's before and after. */
 const VARIANT_ENV: Record<string, string> | undefined = process.env.BENCH_VARIANT_ENV
   ? JSON.parse(process.env.BENCH_VARIANT_ENV)
@@ -253,7 +256,11 @@ async function main() {
     function startWorker(env = workerEnv): ChildProcess & {
       ready: Promise<{ t: number; cpu: number; mainThread: number }>;
     } {
-      const nodeFlags = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+      const nodeFlags = [
+        ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
+        ...WORKER_NODE_FLAGS,
+        ...(env.NODE_FLAGS ? (JSON.parse(env.NODE_FLAGS) as string[]) : []),
+      ];
       const bin = path.join(ROOT, 'packages/server/bin/mailsvc.js');
       const child = spawn(process.execPath, [...nodeFlags, bin, 'worker'], {
         cwd: ROOT,

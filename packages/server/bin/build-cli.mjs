@@ -1,7 +1,10 @@
 // The CLI as compiled JavaScript: bin/mailsvc.js runs packages/server/src/cli/main.ts from a bundle
 // that esbuild makes from the TypeScript sources (ours; every other package stays an import that
 // Node resolves), instead of transpiling ~300 files through tsx's loader at every start. A worker
-// process was ready after ~1.9 s through tsx and after ~0.5 s from the bundle (bench/RESULTS.md).
+// process was ready after ~1.9 s through tsx and after ~0.9 s from the bundle (bench/RESULTS.md).
+// Packages other than ours are resolved by Node from packages/server/dist, that is from
+// packages/server/node_modules and the root's: a package installed only under another
+// workspace package's node_modules would not be found (none is: npm hoists them).
 //
 // The bundle is a cache of the sources, never a second copy to keep in step: it is built when
 // missing or stale (any source file added, removed or changed since), into a directory named after
@@ -52,7 +55,7 @@ export function builtEntry(fingerprint = sourceFingerprint()) {
 const sourceUrls = {
   name: 'source-urls',
   setup(build) {
-    build.onLoad({ filter: /\/packages\/[a-z]+\/src\/.*\.ts$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]packages[\\/][a-z]+[\\/]src[\\/].*\.ts$/ }, async (args) => {
       const text = await fs.promises.readFile(args.path, 'utf8');
       return {
         contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
@@ -75,28 +78,36 @@ const externals = {
 
 /** Builds the bundle for the sources as they are now; returns its entry. */
 export async function buildCli(fingerprint = sourceFingerprint()) {
-  const { build } = await import('esbuild');
+  const esbuild = await import('esbuild');
   const final = path.join(DIST, `cli-${fingerprint}`);
   const temp = `${final}.${process.pid}.tmp`;
   fs.rmSync(temp, { recursive: true, force: true });
-  await build({
-    entryPoints: { main: path.join(PACKAGES, 'server/src/cli/main.ts') },
-    outdir: temp,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true, // commands and rarely used parts stay separate files, loaded when used
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    sourcemap: 'linked',
-    // Bundled CommonJS (none of ours today) would call require() for Node built-ins.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
-    plugins: [sourceUrls, externals],
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
+  try {
+    await esbuild.build({
+      entryPoints: { main: path.join(PACKAGES, 'server/src/cli/main.ts') },
+      outdir: temp,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      splitting: true, // commands and rarely used parts stay separate files, loaded when used
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      sourcemap: 'linked',
+      // Bundled CommonJS (none of ours today) would call require() for Node built-ins.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+      plugins: [sourceUrls, externals],
+      legalComments: 'none',
+      logLevel: 'silent',
+    });
+  } catch (err) {
+    fs.rmSync(temp, { recursive: true, force: true });
+    throw err;
+  } finally {
+    // esbuild's service process would otherwise live as long as this one (the whole service).
+    await esbuild.stop();
+  }
   try {
     fs.renameSync(temp, final);
   } catch (err) {
@@ -105,11 +116,18 @@ export async function buildCli(fingerprint = sourceFingerprint()) {
     if (!fs.existsSync(path.join(final, 'main.mjs'))) throw err;
   }
   // Bundles of earlier sources, a day after they were built: a process started from one may
-  // still be running (it loaded its chunks at start; only packages are imported later).
+  // still be running. It loaded our chunks at its start (the only imports later are of other
+  // packages); a later import of a chunk of ours would need this rule revisited. Best effort:
+  // another process may be removing the same directories.
   for (const old of fs.readdirSync(DIST)) {
     const dir = path.join(DIST, old);
-    if (old.startsWith('cli-') && dir !== final && Date.now() - fs.statSync(dir).mtimeMs > 86_400_000)
-      fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      const stat = fs.statSync(dir, { throwIfNoEntry: false });
+      if (old.startsWith('cli-') && dir !== final && stat && Date.now() - stat.mtimeMs > 86_400_000)
+        fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // not ours to remove, or gone already
+    }
   }
   return path.join(final, 'main.mjs');
 }

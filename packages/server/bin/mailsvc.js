@@ -61,7 +61,9 @@ async function loadMain() {
       const fingerprint = sourceFingerprint();
       entry = builtEntry(fingerprint) ?? (await buildCli(fingerprint));
     } catch (err) {
-      console.error(`mailsvc: running from the TypeScript sources (could not build the CLI: ${err.message})`);
+      console.error(
+        `mailsvc: running from the TypeScript sources (could not build the CLI: ${String(err.message).split('\n')[0]})`,
+      );
     }
     if (entry) {
       // Stack traces in logs name the TypeScript sources, as they do under tsx.

@@ -39,16 +39,6 @@ export function serializeError(err: unknown): unknown {
 }
 
 /**
- * Standard output, written asynchronously: lines logged while a write is in progress go out
- * together in the next one, so a worker logging a line per message makes one write for many
- * (and wakes the reader — journald, a pipe — once for them) instead of one blocking write each.
- * pino flushes what is pending when the process exits; a kill -9 can lose the last lines.
- */
-export function stdoutDestination(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
-}
-
-/**
  * JSON logs. Authorization headers are redacted, request lines carry the matched route only,
  * database errors are logged without the values they quote, and no handler logs a full API key or
  * recipient address (maskEmail).

@@ -15,7 +15,7 @@ import { KeyLookupCache } from './domain/auth/authenticate.js';
 import { AuthFailureLimiter } from './domain/auth/rate-limit.js';
 import type { Deps, ServiceKeys } from './domain/deps.js';
 import { defaultSnsClient } from './domain/feedback/ingest-ses-event.js';
-import { createLogger, stdoutDestination } from './logger.js';
+import { createLogger } from './logger.js';
 import { createMetrics, type Metrics, registerDatabaseGauges } from './metrics.js';
 import { StartupError } from './startup-error.js';
 
@@ -64,7 +64,7 @@ export async function openRuntime(
     throw err;
   }
   const queue = config.DATABASE_URL ? postgresSignal(database.pool, config.DATABASE_URL) : inProcessSignal();
-  const log = opts.log ?? createLogger(config.LOG_LEVEL, stdoutDestination());
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
   // Only the processes that serve HTTP count requests; the others never open a Redis client.
   const rateLimits = opts.servesHttp
     ? createRateLimitStore(config.MAILSVC_REDIS_URL, log)

@@ -16,7 +16,7 @@ describe('migrations', () => {
     }
   });
 
-  it('the rule functions are applied again only when their files changed or a migration ran (a worker starting leaves the others’ functions alone)', async () => {
+  it('the rule functions are applied again only when their files changed, a migration ran, or the database’s differ from what was applied (a worker starting leaves the others’ functions alone)', async () => {
     const h = await createHarness();
     try {
       const pool = h.runtime.database.pool;
@@ -33,8 +33,25 @@ describe('migrations', () => {
       // A migration that ran applies them again too (it may have dropped one with its table).
       const next = listMigrations().length + 1;
       await migrate(pool, [...listMigrations(), { version: next, name: 'noop', sql: 'SELECT 1' }]);
-      expect(await oid()).not.toBe(reapplied);
+      const afterMigration = await oid();
+      expect(afterMigration).not.toBe(reapplied);
       await pool.query('DELETE FROM schema_migrations WHERE version = $1', [next]);
+      // A function dropped since (a migration whose process died before the functions were
+      // applied) is created again by the next start.
+      await pool.query('DROP FUNCTION claim_messages(timestamptz, integer, timestamptz, text)');
+      await migrate(pool);
+      expect(await oid()).not.toBe(afterMigration);
+      // A function an older release replaced at its start (a rollback, an old process restarting
+      // during a deploy) gets this release's body back.
+      const body = async () =>
+        (await pool.query("SELECT prosrc FROM pg_proc WHERE proname = 'reserve_usage'")).rows[0]
+          .prosrc as string;
+      const current = await body();
+      const { rows } = await pool.query("SELECT pg_get_functiondef('reserve_usage'::regproc) AS def");
+      await pool.query((rows[0].def as string).replace(current, `${current}\n-- an older release`));
+      expect(await body()).not.toBe(current);
+      await migrate(pool);
+      expect(await body()).toBe(current);
     } finally {
       await h.close();
     }

@@ -3,6 +3,7 @@
 // kept apart so this package never needs firebase-functions.
 
 import { newRequestId } from '@mailsvc/contract/http';
+import { compileValidators } from '@mailsvc/templates';
 import { lastForwardedFor } from './client-ip.js';
 import { loadWrapperConfig, WrapperConfigError } from './config.js';
 import { createWrapperLogger, type Logger } from './logger.js';
@@ -36,6 +37,9 @@ export function createFirebaseHandler(
     router?: Partial<Omit<RouterOptions, 'config'>>;
   } = {},
 ) {
+  // At the instance's start, not in its first request (the router is made there): every request
+  // validates its data.
+  compileValidators();
   let router: WrapperRouter | undefined;
   const log = opts.log ?? createWrapperLogger('info');
   return async (req: FunctionRequest, res: FunctionResponse): Promise<void> => {

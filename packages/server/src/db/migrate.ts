@@ -44,6 +44,20 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     }));
 }
 
+/**
+ * The functions of the schema as they are now: each one's oid, name and body. Changes when one is
+ * dropped, created again or replaced with another body.
+ */
+async function functionCatalog(client: pg.PoolClient): Promise<string> {
+  const { rows } = await client.query<{ catalog: string }>(
+    `SELECT md5(coalesce(string_agg(p.oid::text || ':' || p.proname || ':' || md5(p.prosrc), ',' ORDER BY p.oid), ''))
+       AS catalog
+     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = current_schema()`,
+  );
+  return rows[0]!.catalog;
+}
+
 /** Applies pending migrations; returns the names of those applied. */
 export async function migrate(pool: pg.Pool, migrations = listMigrations()): Promise<string[]> {
   const client = await pool.connect();
@@ -53,6 +67,12 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version    integer PRIMARY KEY,
       name       text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_functions (
+      id         boolean PRIMARY KEY DEFAULT true CHECK (id),
+      sha256     text NOT NULL,
+      catalog    text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
     const done = new Set(
@@ -69,6 +89,9 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
           m.version,
           m.name,
         ]);
+        // With the migration, not after it: a process that dies before the functions are applied
+        // leaves them to be applied by the next start.
+        await client.query('DELETE FROM schema_functions');
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
@@ -76,26 +99,25 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
       }
       applied.push(`${String(m.version).padStart(4, '0')}_${m.name}`);
     }
-    // The rule functions, in one transaction (a failing file leaves the previous versions), when
-    // their text differs from what was applied last or a migration may have touched them.
+    // The rule functions, in one transaction (a failing file leaves the previous versions), unless
+    // the files are those applied last and the functions in the database are still the ones that
+    // left (not dropped by a migration, nor replaced by an older release's start).
     const functions = listFunctionFiles();
     const digest = createHash('sha256');
     for (const f of functions) digest.update(`${f.name}\0${f.sql}\0`);
     const sha256 = digest.digest('hex');
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_functions (
-      id         boolean PRIMARY KEY DEFAULT true CHECK (id),
-      sha256     text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    const current = await client.query<{ sha256: string }>('SELECT sha256 FROM schema_functions');
-    if (applied.length === 0 && current.rows[0]?.sha256 === sha256) return applied;
+    const last = await client.query<{ sha256: string; catalog: string }>(
+      'SELECT sha256, catalog FROM schema_functions',
+    );
+    if (last.rows[0]?.sha256 === sha256 && last.rows[0].catalog === (await functionCatalog(client)))
+      return applied;
     await client.query('BEGIN');
     try {
       for (const f of functions) await client.query(f.sql);
       await client.query(
-        `INSERT INTO schema_functions (sha256) VALUES ($1)
-         ON CONFLICT (id) DO UPDATE SET sha256 = excluded.sha256, applied_at = now()`,
-        [sha256],
+        `INSERT INTO schema_functions (sha256, catalog) VALUES ($1, $2)
+         ON CONFLICT (id) DO UPDATE SET sha256 = excluded.sha256, catalog = excluded.catalog, applied_at = now()`,
+        [sha256, await functionCatalog(client)],
       );
       await client.query('COMMIT');
     } catch (err) {
