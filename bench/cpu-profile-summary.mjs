@@ -35,6 +35,8 @@ function area(url) {
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
   if (url.startsWith('node:')) return 'node (built-in)';
+  // the CLI's bundle (bin/build-cli.mjs): one area for our bundled packages
+  if (/\/dist\/cli-[0-9a-f]+\//.test(url)) return '@mailsvc (the bundled CLI)';
   const m = /packages\/([^/]+)\/src\/([^/]+)/.exec(url);
   if (m) return `@mailsvc/${m[1]} ${m[2].replace(/\.[jt]s$/, '')}`;
   return url.replace(/^file:\/\//, '');
