@@ -24,8 +24,16 @@ if (process.argv[2] === 'start' && !hasMemoryFlags && !process.env.MAILSVC_PAREN
     { stdio: 'inherit', detached: true, env: { ...process.env, MAILSVC_PARENT_PID: String(process.pid) } },
   );
   // Each signal is passed on once: a service manager that signals the whole group (systemd's
-  // KillMode=control-group) and npx both deliver a second copy, which the child's stop ignores anyway.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => child.kill(signal));
+  // KillMode=control-group) and npx both deliver a second copy, which the child's stop ignores
+  // anyway. The listener stays: a copy arriving after the first must not kill this process with
+  // the default action (it would exit by the signal while the child is still stopping).
+  const passedOn = new Set();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.on(signal, () => {
+      if (passedOn.has(signal)) return;
+      passedOn.add(signal);
+      child.kill(signal);
+    });
   child.on('error', (err) => {
     console.error(`mailsvc: could not start: ${err.message}`);
     process.exit(1);
