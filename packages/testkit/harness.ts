@@ -176,6 +176,15 @@ export async function seedScope(
 
 export const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
+/** POST with the key as a bearer token and a JSON body (a string is sent as it is, for malformed bodies). */
+export const postJson = (h: Harness, apiKey: string, url: string, body: unknown) =>
+  h.request({
+    method: 'POST',
+    url,
+    headers: { ...bearer(apiKey), 'content-type': 'application/json' },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
 /** The recipients row of an address in an environment, as stored; undefined when there is none. */
 export function recipientRow(h: Harness, environmentId: string, email: string) {
   return h.runtime.deps.db

@@ -4,9 +4,9 @@
 
 import {
   backend,
-  bearer,
   createHarness,
   type Harness,
+  postJson,
   type Scope,
   seedScope,
 } from '@mailsvc/testkit/harness';
@@ -41,13 +41,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const post = (url: string, body: unknown) =>
-  h.request({
-    method: 'POST',
-    url,
-    headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+const post = (url: string, body: unknown) => postJson(h, s.apiKey, url, body);
 
 describe('bulk delivery', () => {
   it('fills {{contact.*}} placeholders per contact at render time, escaped, missing values empty', async () => {

@@ -5,7 +5,7 @@
 // shares (testkit/common-route-tests.ts).
 
 import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { createHarness, type Harness, postJson, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markUnsubscribed, recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
 import { BOUNCE_POLICY } from '../src/domain/recipients/bounce-policy.js';
@@ -20,13 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const post = (url: string, apiKey: string, body: unknown) =>
-  h.request({
-    method: 'POST',
-    url,
-    headers: { ...bearer(apiKey), 'content-type': 'application/json' },
-    payload: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+const post = (url: string, apiKey: string, body: unknown) => postJson(h, apiKey, url, body);
 const upsert = (body: unknown, apiKey = s.apiKey) => post('/v1/contacts/upsert', apiKey, body);
 const upsertMany = (contacts: unknown, apiKey = s.apiKey) =>
   post('/v1/contacts/upsert-many', apiKey, { contacts });

@@ -6,6 +6,7 @@ import {
   bearer,
   createHarness,
   type Harness,
+  postJson,
   recipientRow,
   type Scope,
   seedScope,
@@ -192,13 +193,7 @@ describe('delivery outcomes', () => {
   });
 
   it('says why a failure happened, in one vocabulary: the timeline event, messages/get and recipients/status', async () => {
-    const post = (url: string, body: unknown) =>
-      h.request({
-        method: 'POST',
-        url,
-        headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
-        payload: JSON.stringify(body),
-      });
+    const post = (url: string, body: unknown) => postJson(h, s.apiKey, url, body);
     const cases = [
       ['unknown-user', 'bounced', 'user_unknown'],
       ['policy', 'failed', 'policy_blocked'],

@@ -3,42 +3,30 @@
 // address, is mailed over SMTP to `mailsvc inbound`; the message ends bounced or failed with the
 // sample's reason, and only the hard samples count against their recipient. Both backends.
 import { createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
-import { type SmtpSink, startSinkWorker } from '@mailsvc/testkit/smtp-sink';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { SmtpSink } from '@mailsvc/testkit/smtp-sink';
+import type { Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptMessages } from '../src/db/repositories/send.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { corpusSamples } from '../src/inbound/corpus/samples.js';
-import { type RunningInbound, startInbound } from '../src/inbound/server.js';
 import { acceptItem } from './accept-item.js';
+import { startInboundRig } from './inbound-rig.js';
 
 let h: Harness;
 let s: Scope;
 let sink: SmtpSink;
 let worker: DeliveryWorker;
-let rig: Awaited<ReturnType<typeof startSinkWorker>>;
-let inbound: RunningInbound;
+let rig: Awaited<ReturnType<typeof startInboundRig>>;
 let mailer: Transporter;
 
 beforeAll(async () => {
   h = await createHarness();
   s = await seedScope(h, { monthlyLimit: 10_000 });
-  rig = await startSinkWorker(h.runtime.deps);
-  ({ sink, worker } = rig);
-  inbound = await startInbound(h.runtime.deps, { port: 0, host: '127.0.0.1' });
   // a pool of a few connections, as a relay would (inbound limits connected clients)
-  mailer = nodemailer.createTransport({
-    pool: true,
-    maxConnections: 4,
-    host: '127.0.0.1',
-    port: inbound.port,
-    secure: false,
-    ignoreTLS: true,
-  });
+  rig = await startInboundRig(h, { maxConnections: 4 });
+  ({ sink, worker, mailer } = rig);
 });
 afterAll(async () => {
-  mailer.close();
-  await inbound.close();
   await rig.close();
   await h.close();
 });

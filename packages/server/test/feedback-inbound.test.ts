@@ -10,40 +10,32 @@ import {
   type Scope,
   seedScope,
 } from '@mailsvc/testkit/harness';
-import { type Received, type SmtpSink, startSinkWorker } from '@mailsvc/testkit/smtp-sink';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Received, SmtpSink } from '@mailsvc/testkit/smtp-sink';
+import type { Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMessageFeedback } from '../src/db/repositories/feedback.js';
 import { claimMessages, recordAttempt, recordAttempts } from '../src/db/repositories/queue.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { OUTCOME_POLICY } from '../src/domain/outcome-policy.js';
 import { newId } from '../src/ids.js';
-import { MAX_REFUSED_RECIPIENTS, type RunningInbound, startInbound } from '../src/inbound/server.js';
+import { MAX_REFUSED_RECIPIENTS, type RunningInbound } from '../src/inbound/server.js';
+import { startInboundRig } from './inbound-rig.js';
 
 let h: Harness;
 let s: Scope;
 let sink: SmtpSink;
 let worker: DeliveryWorker;
-let rig: Awaited<ReturnType<typeof startSinkWorker>>;
+let rig: Awaited<ReturnType<typeof startInboundRig>>;
 let inbound: RunningInbound;
 let mailer: Transporter;
 
 beforeAll(async () => {
   h = await createHarness();
   s = await seedScope(h);
-  rig = await startSinkWorker(h.runtime.deps);
-  ({ sink, worker } = rig);
-  inbound = await startInbound(h.runtime.deps, { port: 0, host: '127.0.0.1' });
-  mailer = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: inbound.port,
-    secure: false,
-    ignoreTLS: true,
-  });
+  rig = await startInboundRig(h);
+  ({ sink, worker, inbound, mailer } = rig);
 });
 afterAll(async () => {
-  mailer.close();
-  await inbound.close();
   await rig.close();
   await h.close();
 });

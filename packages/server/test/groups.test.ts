@@ -4,7 +4,14 @@
 // endpoints are another change.
 
 import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import {
+  bearer,
+  createHarness,
+  type Harness,
+  postJson,
+  type Scope,
+  seedScope,
+} from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 
@@ -17,13 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const post = (url: string, apiKey: string, body: unknown) =>
-  h.request({
-    method: 'POST',
-    url,
-    headers: { ...bearer(apiKey), 'content-type': 'application/json' },
-    payload: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+const post = (url: string, apiKey: string, body: unknown) => postJson(h, apiKey, url, body);
 const upsert = (body: unknown, apiKey = s.apiKey) => post('/v1/contacts/groups/upsert', apiKey, body);
 const list = (apiKey = s.apiKey) => post('/v1/contacts/groups/list', apiKey, {});
 const remove = (groupSlug: unknown, apiKey = s.apiKey) =>

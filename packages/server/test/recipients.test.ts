@@ -3,7 +3,7 @@
 // delivery claim, and environments kept apart.
 
 import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { createHarness, type Harness, postJson, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimMessages, recordAttempt } from '../src/db/repositories/queue.js';
 import { markUnsubscribed, recordComplaint, recordHardBounce } from '../src/db/repositories/recipients.js';
@@ -20,13 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const post = (url: string, apiKey: string, body: unknown) =>
-  h.request({
-    method: 'POST',
-    url,
-    headers: { ...bearer(apiKey), 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+const post = (url: string, apiKey: string, body: unknown) => postJson(h, apiKey, url, body);
 const status = (email: string, limit?: number, apiKey = s.apiKey) =>
   post('/v1/recipients/status', apiKey, { email, ...(limit !== undefined && { limit }) });
 const send = (to: string, templateId = 'login-code', apiKey = s.apiKey) =>
