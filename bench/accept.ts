@@ -4,6 +4,7 @@
 // worker does not run. Each server runs in a child process so that autocannon (in this process)
 // does not share its event loop. A temporary database is created and dropped.
 // Run: npx tsx bench/accept.ts   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+// BENCH_COMPARE_LIST_INDEXES=1: the app with and without the message list's indexes instead.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -360,7 +361,77 @@ async function measureApp(
   return { plain, keyed, fixed, refused };
 }
 
+/** The indexes the message list added (0011_message_list.sql), for BENCH_COMPARE_LIST_INDEXES. */
+const LIST_INDEXES = [
+  'messages_list_idx ON messages (environment_id, id)',
+  'messages_list_status_idx ON messages (environment_id, status, id)',
+  'messages_list_template_idx ON messages (environment_id, template_id, id)',
+  'messages_list_bulk_job_idx ON messages (bulk_job_id, id) WHERE bulk_job_id IS NOT NULL',
+];
+
+async function setListIndexes(url: string, present: boolean): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  for (const def of LIST_INDEXES)
+    await c.query(
+      present ? `CREATE INDEX IF NOT EXISTS ${def}` : `DROP INDEX IF EXISTS ${def.split(' ')[0]}`,
+    );
+  await c.end();
+}
+
+/**
+ * BENCH_COMPARE_LIST_INDEXES=1: the app with the message list's indexes against the app without
+ * them (as before issue 26), in alternating rounds on one database; no baseline server.
+ */
+async function compareListIndexes() {
+  const db = await createDatabase();
+  benchDatabaseUrl = db.url;
+  const rows: {
+    with: Awaited<ReturnType<typeof measureApp>>;
+    without: Awaited<ReturnType<typeof measureApp>>;
+  }[] = [];
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      console.error(`round ${i + 1}…`);
+      const run = async (present: boolean) => {
+        await setListIndexes(db.url, present);
+        return measureApp(db.url, i % 2 === 1);
+      };
+      if (i % 2 === 0) {
+        const without = await run(false);
+        rows.push({ without, with: await run(true) });
+      } else {
+        const withIdx = await run(true);
+        rows.push({ with: withIdx, without: await run(false) });
+      }
+    }
+  } finally {
+    await db.drop();
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  console.log(
+    `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores, PostgreSQL ${db.serverVersion}; ` +
+      `${CONNECTIONS} connections, ${DURATION_S} s per run after ${WARMUP_S} s warm-up, pool ${POOL_SIZE}; ` +
+      `${ROUNDS} rounds, the order alternating\n`,
+  );
+  console.log(
+    '| round | no key 2xx/s: without / with the list indexes (ratio) | unique keys 2xx/s: without / with (ratio) | p99 at 1,000/s: without / with | PostgreSQL CPU µs per request, no key: without / with |',
+  );
+  console.log('|---|---|---|---|---|');
+  for (const [i, r] of rows.entries())
+    console.log(
+      `| ${i + 1} | ${fmt(r.without.plain.perSecond)} / ${fmt(r.with.plain.perSecond)} (${(r.with.plain.perSecond / r.without.plain.perSecond).toFixed(2)}) | ${fmt(r.without.keyed.perSecond)} / ${fmt(r.with.keyed.perSecond)} (${(r.with.keyed.perSecond / r.without.keyed.perSecond).toFixed(2)}) | ${r.without.fixed.p99} / ${r.with.fixed.p99} ms | ${r.without.plain.postgresCpuUs} / ${r.with.plain.postgresCpuUs} |`,
+    );
+  const plain = median(rows.map((r) => r.with.plain.perSecond / r.without.plain.perSecond));
+  const keyed = median(rows.map((r) => r.with.keyed.perSecond / r.without.keyed.perSecond));
+  console.log(
+    `\nmedians of ${ROUNDS} rounds, with the list indexes over without: ${plain.toFixed(2)} without a key, ${keyed.toFixed(2)} with unique keys (target ≥ 0.95)`,
+  );
+}
+
 async function main() {
+  if (process.env.BENCH_COMPARE_LIST_INDEXES === '1') return compareListIndexes();
   const db = await createDatabase();
   benchDatabaseUrl = db.url;
   const rounds: Round[] = [];

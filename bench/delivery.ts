@@ -22,6 +22,7 @@
 // in another process for the whole run; BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker
 // round into DIR (summarise with `node bench/cpu-profile-summary.mjs DIR/…`); BENCH_WORKER_ENV='{"K":"V"}'
 // sets worker settings instead of the defaults; BENCH_VARIANT_ENV='{"K":"V"}' adds a worker round
+// (the key DROP_LIST_INDEXES="1": that round without the message list's indexes, as before issue 26)
 // with those settings to every round, reported beside the defaults (a "NODE_FLAGS" key: a JSON
 // list of node flags for it); BENCH_WORKER_NODE_FLAGS='["--flag"]' node flags for every worker)
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -294,7 +295,22 @@ async function main() {
     }
 
     const dbCost = { transactions: 0, claims: 0, records: 0, messages: 0 };
+    /** A round as before the message list (issue 26): its four indexes dropped, then made again. */
+    async function withoutListIndexes<T>(round: () => Promise<T>): Promise<T> {
+      const { rows } = await pool.query<{ name: string; def: string }>(
+        `SELECT indexname AS name, indexdef AS def FROM pg_indexes
+          WHERE tablename = 'messages' AND indexname LIKE 'messages_list_%'`,
+      );
+      for (const i of rows) await pool.query(`DROP INDEX ${i.name}`);
+      try {
+        return await round();
+      } finally {
+        for (const i of rows) await pool.query(i.def);
+      }
+    }
     async function worker(isMeasured: boolean, env = workerEnv): Promise<Round> {
+      if (env.DROP_LIST_INDEXES === '1')
+        return withoutListIndexes(() => worker(isMeasured, { ...env, DROP_LIST_INDEXES: '0' }));
       await accept(MESSAGES);
       await pool.query('ANALYZE messages');
       const before = await statements.read();

@@ -104,6 +104,8 @@ export type FieldKind =
   | 'text'
   /** One line of display text: control, bidirectional and invisible characters refused. */
   | 'name'
+  /** A metadata value (DESIGN.md §12): C0 and C1 controls and DEL refused, anything else kept. */
+  | 'metadata'
   | 'email'
   | 'url'
   | 'domain'
@@ -157,6 +159,8 @@ export function mustRefuseValue(spec: FieldSpec, value: unknown): boolean {
       return false;
     case 'name':
       return NAME_REFUSED.test(value);
+    case 'metadata':
+      return /[\u0000-\u001f\u007f-\u009f]/.test(value);
     case 'email':
     case 'domain':
       return value.trim() === '' || ADDRESS_REFUSED.test(value.trim());
@@ -202,7 +206,7 @@ export function fieldVariants(spec: FieldSpec): Variant[] {
   for (const [name, c] of HOSTILE_CHARACTERS)
     add(`${name} inside`, spec.valid.slice(0, middle) + c + spec.valid.slice(middle));
   for (const [name, c] of SUFFIXES) add(`${name} at the end`, spec.valid + c);
-  if (spec.kind === 'text' || spec.kind === 'name')
+  if (spec.kind === 'text' || spec.kind === 'name' || spec.kind === 'metadata')
     for (const [name, word] of ENCODED_WORDS)
       add(`${name} inside`, spec.valid.slice(0, middle) + word + spec.valid.slice(middle));
   add('an empty string', '');

@@ -21,6 +21,8 @@ import {
   type ListContactsBody,
   type ListContactsResult,
   type ListGroupsResult,
+  type ListMessagesBody,
+  type ListMessagesResult,
   type OperationId,
   operations,
   type PreviewSendToContactsBody,
@@ -186,6 +188,21 @@ export class Mailsvc {
   readonly messages: {
     /** One message's metadata and event timeline, never its content (`POST /v1/messages/get`). */
     get(body: GetMessageBody, options?: CallOptions): Promise<GetMessageResult>;
+    /**
+     * A page of the environment's messages, newest first, filtered by status, template,
+     * recipient, time, metadata pairs or bulk send (`POST /v1/messages/list`); pass `nextCursor`
+     * back as `cursor`, with the same filters, until it is null (a cursor lasts 24 hours).
+     * `pageSize` defaults to 50; above 100 it is read as 100.
+     */
+    list(body?: ListMessagesBody, options?: CallOptions): Promise<ListMessagesResult>;
+    /**
+     * Every message the filters match, newest first, fetched a page at a time as you iterate:
+     * `for await (const m of client.messages.listAll({ metadata: { userId: 'u_1' } })) …`.
+     */
+    listAll(
+      body?: Omit<ListMessagesBody, 'cursor'>,
+      options?: CallOptions,
+    ): AsyncIterableIterator<ListMessagesResult['messages'][number]>;
   };
 
   /** The relay event intakes (`POST /v1/events/…`); also usable alone, without an API key: MailsvcEvents. */
@@ -269,7 +286,15 @@ export class Mailsvc {
       status: (body, opts = {}) => this.call('getRecipientStatus', body, opts),
       resubscribe: (body, opts = {}) => this.call('resubscribeRecipient', body, opts),
     };
-    this.messages = { get: (body, opts = {}) => this.call('getMessage', body, opts) };
+    this.messages = {
+      get: (body, opts = {}) => this.call('getMessage', body, opts),
+      list: (body = {}, opts = {}) => this.call('listMessages', body, opts),
+      listAll: (body = {}, opts = {}) =>
+        pages(
+          (cursor) => this.call<ListMessagesResult>('listMessages', { ...body, cursor }, opts),
+          (page) => page.messages,
+        ),
+    };
     this.events = new MailsvcEvents(options, this.transport);
     this.contacts = {
       upsert: (body, opts = {}) => this.call('upsertContact', body, opts),
@@ -303,4 +328,20 @@ export class Mailsvc {
       idempotencyKey: headers['idempotency-key'],
     });
   }
+}
+
+/**
+ * The items of a cursor-paged list, one page fetched at a time as the caller iterates (and only
+ * then: breaking out of the loop fetches nothing more).
+ */
+async function* pages<P extends { nextCursor: string | null }, T>(
+  fetchPage: (cursor: string | null) => Promise<P>,
+  itemsOf: (page: P) => readonly T[],
+): AsyncIterableIterator<T> {
+  let cursor: string | null = null;
+  do {
+    const page: P = await fetchPage(cursor);
+    yield* itemsOf(page);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
 }

@@ -180,6 +180,33 @@ describe('recipients and messages', () => {
     expect(err.is('message_not_found')).toBe(true);
     expect(err.status).toBe(404);
   });
+
+  it('finds messages by metadata a page at a time, and iterates every page with listAll', async () => {
+    const scope = await seedScope(h);
+    const client = new Mailsvc({ apiKey: scope.apiKey, baseUrl: url });
+    const sent: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { messageId } = await client.emails.send({
+        templateId: 'login-code',
+        to: `sdk-list-${i}@example.com`,
+        data: { code: '135791' },
+        metadata: { userId: 'u_sdk', n: String(i) },
+      });
+      sent.push(messageId);
+      h.clock.advance(1000);
+    }
+    const page = await client.messages.list({ metadata: { userId: 'u_sdk' }, pageSize: 2 });
+    expect(page.messages.map((m) => m.messageId)).toEqual([sent[4], sent[3]]);
+    expect(page.messages[0]!.metadata).toEqual({ userId: 'u_sdk', n: '4' });
+    expect(page.nextCursor).toEqual(expect.any(String));
+    const all: string[] = [];
+    for await (const m of client.messages.listAll({ metadata: { userId: 'u_sdk' }, pageSize: 2 }))
+      all.push(m.messageId);
+    expect(all).toEqual([...sent].reverse());
+    const err = await failure(client.messages.list({ cursor: page.nextCursor }));
+    expect(err.is('invalid_request')).toBe(true);
+    expect(err.details?.[0]?.path).toBe('/cursor');
+  });
 });
 
 describe('contact groups', () => {

@@ -22,6 +22,7 @@ import { ingestRelayEvent } from './operations/ingest-relay-event.js';
 import { ingestSesEvent } from './operations/ingest-ses-event.js';
 import { listContacts } from './operations/list-contacts.js';
 import { listGroups } from './operations/list-groups.js';
+import { listMessages } from './operations/list-messages.js';
 import { previewSendToContacts } from './operations/preview-send-to-contacts.js';
 import { removeContactsFromGroup } from './operations/remove-contacts-from-group.js';
 import { resubscribeRecipient } from './operations/resubscribe-recipient.js';
@@ -62,6 +63,15 @@ export {
   ListContactsResponse,
 } from './operations/list-contacts.js';
 export { ListGroupsRequest, ListGroupsResponse } from './operations/list-groups.js';
+export {
+  ListedMessage,
+  ListMessagesRequest,
+  ListMessagesResponse,
+  MESSAGE_LIST_CURSOR_TTL_HOURS,
+  MESSAGE_LIST_METADATA_FILTERS_MAX,
+  MESSAGE_LIST_PAGE_SIZE_DEFAULT,
+  MESSAGE_LIST_PAGE_SIZE_MAX,
+} from './operations/list-messages.js';
 export { BulkSendPreviewResponse } from './operations/preview-send-to-contacts.js';
 export { ResubscribeRequest } from './operations/resubscribe-recipient.js';
 export { SendRequest, SendResponse } from './operations/send-email.js';
@@ -89,6 +99,14 @@ export { GroupMembersRequest, GroupMembersResponse } from './operations/shared/g
 export { IdempotencyKeyHeader } from './operations/shared/idempotency-key-header.js';
 export { BulkJobId, ContactId } from './operations/shared/ids.js';
 export { MessageStatus, MessageSummary } from './operations/shared/message.js';
+export {
+  METADATA_EXAMPLE,
+  METADATA_KEY_PATTERN,
+  METADATA_KEYS_MAX,
+  METADATA_VALUE_MAX,
+  METADATA_VALUE_PATTERN,
+  Metadata,
+} from './operations/shared/metadata.js';
 export { OkResponse } from './operations/shared/ok-response.js';
 export type { Operation } from './operations/shared/operation.js';
 export {
@@ -109,6 +127,7 @@ export const operations = {
   getRecipientStatus,
   resubscribeRecipient,
   getMessage,
+  listMessages,
   ingestRelayEvent,
   ingestSesEvent,
   upsertContact,

@@ -30,6 +30,13 @@ export function encodeUlid(now: number, random: Uint8Array, offset = 0): string 
   return time + rest;
 }
 
+/** The milliseconds a ULID's first 10 characters hold (its time). */
+export function ulidTime(ulid: string): number {
+  let ms = 0;
+  for (let i = 0; i < 10; i++) ms = ms * 32 + ALPHABET.indexOf(ulid[i]!);
+  return ms;
+}
+
 /** `req_` + a ULID, as every answer carries. */
 export function newRequestId(now: number = Date.now()): string {
   return `req_${encodeUlid(now, globalThis.crypto.getRandomValues(new Uint8Array(16)))}`;

@@ -129,7 +129,11 @@ async function deriveKeys(config: Config, db: Deps['db']): Promise<ServiceKeys> 
     ? Buffer.from(config.MAILSVC_SECRET, 'utf8')
     : await loadOrCreateServiceSecret(db, 'root');
   const derive = (purpose: string) => createHmac('sha256', root).update(`mailsvc:${purpose}`).digest();
-  return { unsubscribe: derive('unsubscribe-token'), verp: derive('verp-address') };
+  return {
+    unsubscribe: derive('unsubscribe-token'),
+    verp: derive('verp-address'),
+    listCursor: derive('list-cursor'),
+  };
 }
 
 export {

@@ -28,6 +28,7 @@ export function acceptItem(
       fromName: null,
       replyTo: null,
       data: { code: '482913' },
+      metadata: null,
       expiresAt: new Date(now.getTime() + 3_600_000),
       ...opts.message,
     },

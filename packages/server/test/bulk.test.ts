@@ -530,6 +530,7 @@ describe('POST /v1/contacts/send/get and the reputation guard', () => {
         updatedAt: expect.any(String),
         pausedAt: null,
         canceledAt: null,
+        metadata: {},
       },
     });
   });

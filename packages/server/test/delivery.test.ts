@@ -124,6 +124,21 @@ describe('delivery outcomes', () => {
     expect(parsed.headers.has('list-unsubscribe')).toBe(false);
   });
 
+  it('keeps a send’s metadata after delivery, where template data is deleted, and never puts it into the mail', async () => {
+    const to = address('metadata');
+    const metadata = { userId: 'u-meta-7731', 'flow.step': 'reset-2' };
+    const id = await send({ ...login(to), metadata });
+    await worker.drain();
+    const row = await message(id);
+    expect(row).toMatchObject({ status: 'sent', data: null, metadata });
+    const [mail] = receivedFor(to);
+    expect(mail!.raw.toString('latin1')).not.toMatch(/u-meta-7731|reset-2|flow\.step/);
+    const listed = await postJson(h, s.apiKey, '/v1/messages/list', { metadata: { userId: 'u-meta-7731' } });
+    expect(listed.json().messages).toEqual([
+      expect.objectContaining({ messageId: id, status: 'sent', metadata }),
+    ]);
+  });
+
   it('names the project in From when no fromName is set anywhere, never a bare address', async () => {
     const to = address('plain-from');
     await send(login(to));

@@ -62,6 +62,8 @@ import { devRoutes } from '../src/dev/gallery/gallery-routes.js';
 import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
 import { adminCommands } from '../src/domain/admin/index.js';
 import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
+import { signCursor } from '../src/domain/lists/signed-cursor.js';
+import { messageListBinding, toFilter } from '../src/domain/messages/list-messages.js';
 import { errorCatalogue } from '../src/errors.js';
 import { newId } from '../src/ids.js';
 
@@ -240,6 +242,16 @@ function sendCorpus(): HostileRequest[] {
     ...sizeCases(login, '/v1/send'),
     ...contentTypeBodies(login),
   ];
+  // metadata: its values, its keys, its size (DESIGN.md §12)
+  const withMeta = { ...login, metadata: { userId: 'u_4821', flow: 'reset' } };
+  cases.push(
+    ...fieldBodies(withMeta, [
+      { pointer: '/metadata/userId', kind: 'metadata', valid: 'u_4821', limits: [256], allowEmpty: true },
+    ]),
+    ...wrongTypeBodies(withMeta, '/metadata'),
+    ...wrongTypeBodies(withMeta, '/metadata/userId'),
+    ...metadataKeyCases(login),
+  );
   // Every distinct data field of the featured templates (the texts they share are covered once).
   const covered = new Set<string>();
   for (const templateId of FEATURED_TEMPLATES) {
@@ -248,6 +260,47 @@ function sendCorpus(): HostileRequest[] {
     for (const o of t.objects) cases.push(...wrongTypeBodies(baseOf(templateId), o));
   }
   return bodyRequests('POST /v1/send', '/v1/send', bearer(s.apiKey), cases);
+}
+
+/** Metadata keys: letters, digits, _, . and -, 1 to 40 characters; at most 20 of them. */
+function metadataKeyCases(base: Record<string, unknown>): BodyCase[] {
+  const KEY = /^[A-Za-z0-9_.-]{1,40}$/;
+  const keys = [
+    '__proto__',
+    'constructor',
+    'toString',
+    'a.b',
+    '1st',
+    '-',
+    'a b',
+    'a/b',
+    '{{x}}',
+    'ünïcode',
+    '',
+    'k'.repeat(40),
+    'k'.repeat(41),
+    'a\u202eb',
+    'a\u200bb',
+    'a\r\nb',
+    "x' OR '1'='1",
+  ];
+  return [
+    ...keys.map((key) => ({
+      name: `/metadata key ${visible(JSON.stringify(key)).slice(0, 40)}`,
+      body: JSON.stringify({ ...base, metadata: { [key]: 'v' } }),
+      // __proto__ may be refused by the JSON reader before any rule: either answer is right
+      mustRefuse: !KEY.test(key),
+      ...(key === '__proto__' && { mustRefuse: false }),
+    })),
+    ...[20, 21].map((n) => ({
+      name: `/metadata: ${n} keys`,
+      body: JSON.stringify({
+        ...base,
+        metadata: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v'.repeat(256)])),
+      }),
+      mustRefuse: n > 20,
+    })),
+  ];
 }
 
 describe('POST /v1/send', () => {
@@ -474,6 +527,132 @@ function lookupCorpora(): { endpoint: string; url: string; requests: HostileRequ
     ]),
   }));
 }
+
+// ---- the message list
+
+/** POST /v1/messages/list: every filter, the cursor, the page size. */
+function messageListCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const base = {
+    status: ['queued', 'sent'],
+    templateId: 'login-code',
+    to: 'jane@example.com',
+    createdAfter: '2026-11-01T00:00:00Z',
+    createdBefore: '2026-12-01T00:00:00.000+01:00',
+    metadata: { userId: 'u_4821' },
+    bulkJobId: 'job_01M81C1XJB7Y4KHB01G4B1P0M5',
+    pageSize: 10,
+  };
+  // A cursor this environment answered for no filters: any change to it is refused.
+  const cursor = signCursor(
+    h.runtime.deps.keys.listCursor,
+    messageListBinding(s.environmentId, toFilter({})),
+    'msg_01M81C1XJB7Y4KHB01G4B1P0M5',
+    h.clock.now(),
+  );
+  const timestamp = (pointer: string): FieldSpec => ({
+    pointer,
+    kind: 'exact',
+    valid: '2026-11-01T00:00:00Z',
+    limits: [40],
+    extra: TIMESTAMP_ATTACKS,
+  });
+  const pageSizeCases: BodyCase[] = [0, -1, 2.5, 1e308, 101, -0].map((n) => ({
+    name: `/pageSize: ${n}`,
+    body: JSON.stringify({ pageSize: n }),
+    mustRefuse: !Number.isInteger(n) || n < 1,
+  }));
+  const metadataCases: BodyCase[] = [
+    { name: '/metadata: {}', body: JSON.stringify({ metadata: {} }), mustRefuse: true },
+    {
+      name: '/metadata: 4 pairs',
+      body: JSON.stringify({ metadata: { a: '1', b: '2', c: '3', d: '4' } }),
+      mustRefuse: true,
+    },
+    ...metadataKeyCases({}).filter((c) => !c.name.includes('keys')),
+  ];
+  const statusCases: BodyCase[] = (
+    [
+      ['none', [], true],
+      [
+        'every status',
+        [
+          'queued',
+          'sending',
+          'deferred',
+          'sent',
+          'delivered',
+          'bounced',
+          'failed',
+          'suppressed',
+          'expired',
+          'complained',
+          'canceled',
+        ],
+        false,
+      ],
+      ['twice the same', ['sent', 'sent'], true],
+      ['12 statuses', Array.from({ length: 12 }, (_, i) => `s${i}`), true],
+      ['upper case', ['SENT'], true],
+      ['a string', 'sent', true],
+    ] as [string, unknown, boolean][]
+  ).map(([name, status, mustRefuse]) => ({
+    name: `/status: ${name}`,
+    body: JSON.stringify({ status }),
+    mustRefuse,
+  }));
+  const cases: BodyCase[] = [
+    ...fieldBodies(base, [
+      { pointer: '/status/0', kind: 'exact', valid: 'queued', limits: [20], extra: IDENTIFIER_ATTACKS },
+      // any other template id is a filter that matches nothing
+      { pointer: '/templateId', kind: 'text', valid: 'login-code', limits: [100] },
+      { pointer: '/to', kind: 'email', valid: 'jane@example.com', limits: [320, 254], extra: EMAIL_ATTACKS },
+      timestamp('/createdAfter'),
+      timestamp('/createdBefore'),
+      { pointer: '/metadata/userId', kind: 'metadata', valid: 'u_4821', limits: [256], allowEmpty: true },
+      {
+        pointer: '/bulkJobId',
+        kind: 'exact',
+        valid: 'job_01M81C1XJB7Y4KHB01G4B1P0M5',
+        limits: [30],
+        extra: IDENTIFIER_ATTACKS,
+      },
+    ]),
+    // null is the first page's cursor
+    ...accepting(
+      fieldBodies({ cursor }, [
+        { pointer: '/cursor', kind: 'exact', valid: cursor, limits: [300], extra: IDENTIFIER_ATTACKS },
+      ]),
+      ['/cursor: null'],
+    ),
+    ...['/status', '/templateId', '/to', '/createdAfter', '/metadata', '/bulkJobId', '/cursor'].flatMap((p) =>
+      wrongTypeBodies(base, p).filter((c) => !(p === '/cursor' && /null/.test(c.name))),
+    ),
+    ...statusCases,
+    ...metadataCases,
+    ...pageSizeCases,
+    ...structuralBodies(base, ''),
+    ...sizeCases(base, '/v1/messages/list'),
+    ...contentTypeBodies(base),
+  ];
+  return [
+    {
+      endpoint: 'POST /v1/messages/list',
+      url: '/v1/messages/list',
+      requests: bodyRequests('POST /v1/messages/list', '/v1/messages/list', bearer(s.apiKey), cases),
+    },
+  ];
+}
+
+describe('the message list', () => {
+  it('answers every hostile body on /v1/messages/list with a documented 4xx (or a page when no rule refuses it)', async () => {
+    for (const corpus of messageListCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
 
 // ---- contacts
 
@@ -1085,6 +1264,7 @@ describe('recipients and messages', () => {
       'GET /v1/quota',
       'POST /v1/send',
       ...lookupCorpora().map((c) => c.endpoint),
+      ...messageListCorpora().map((c) => c.endpoint),
       ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
       ...groupCorpora().map((c) => c.endpoint),
       ...contactCorpora().map((c) => c.endpoint),

@@ -126,6 +126,7 @@ const calls: Record<string, Call> = {
   '/v1/recipients/resubscribe': (b) =>
     client.POST('/v1/recipients/resubscribe', { body: b as JsonBody<'/v1/recipients/resubscribe'> }),
   '/v1/messages/get': (b) => client.POST('/v1/messages/get', { body: b as JsonBody<'/v1/messages/get'> }),
+  '/v1/messages/list': (b) => client.POST('/v1/messages/list', { body: b as JsonBody<'/v1/messages/list'> }),
   '/v1/events/intake': (b) =>
     client.POST('/v1/events/intake', { body: b as JsonBody<'/v1/events/intake'>, headers: {} }),
   '/v1/events/ses': (b) => client.POST('/v1/events/ses', { body: b as JsonBody<'/v1/events/ses'> }),

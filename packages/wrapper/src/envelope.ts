@@ -1,6 +1,7 @@
 // The seed's common request envelope (§2), strict: every route takes exactly these properties.
 import { parseEmail } from '@mailsvc/contract/email';
 import { isIdempotencyKey } from '@mailsvc/contract/http';
+import { metadataProblems } from '@mailsvc/contract/metadata';
 import type { ErrorDetail } from './errors.js';
 
 export interface Envelope {
@@ -10,13 +11,24 @@ export interface Envelope {
   from?: string;
   fromName?: string;
   replyTo?: string;
+  /** Passed on to the core with the send (DESIGN.md §12): stored, never rendered. */
+  metadata?: Record<string, string>;
   idempotencyKey?: string;
 }
 
 export const DEFAULT_TEMPLATE_VERSION = 'v1';
 
 const TEMPLATE_VERSION = /^[A-Za-z0-9._-]{1,32}$/;
-const FIELDS = new Set(['to', 'data', 'templateVersion', 'from', 'fromName', 'replyTo', 'idempotencyKey']);
+const FIELDS = new Set([
+  'to',
+  'data',
+  'templateVersion',
+  'from',
+  'fromName',
+  'replyTo',
+  'metadata',
+  'idempotencyKey',
+]);
 
 export type EnvelopeResult =
   | { ok: true; envelope: Envelope; recipient: string }
@@ -77,6 +89,7 @@ export function checkEnvelope(body: unknown, opts: { allowSenderOverride: boolea
     if (b.fromName !== undefined && typeof b.fromName !== 'string')
       details.push({ path: '/fromName', message: 'must be a string' });
   }
+  if (b.metadata !== undefined) details.push(...metadataProblems(b.metadata, '/metadata'));
   if (b.idempotencyKey !== undefined) {
     if (!isIdempotencyKey(b.idempotencyKey))
       details.push({
@@ -93,6 +106,7 @@ export function checkEnvelope(body: unknown, opts: { allowSenderOverride: boolea
   if (b.from !== undefined) envelope.from = b.from as string;
   if (b.fromName !== undefined) envelope.fromName = b.fromName as string;
   if (b.replyTo !== undefined) envelope.replyTo = b.replyTo as string;
+  if (b.metadata !== undefined) envelope.metadata = b.metadata as Record<string, string>;
   if (b.idempotencyKey !== undefined) envelope.idempotencyKey = b.idempotencyKey as string;
   return { ok: true, envelope, recipient };
 }

@@ -1,5 +1,11 @@
 // OpenAPI 3.1 for the wrapper: one operation per template route, its `data` schema from the
 // catalogue (v1, the wrapper's default version).
+import {
+  METADATA_KEY_PATTERN,
+  METADATA_KEYS_MAX,
+  METADATA_VALUE_MAX,
+  METADATA_VALUE_PATTERN,
+} from '@mailsvc/contract/metadata';
 import { getTemplate, jsonSchemaFor } from '@mailsvc/templates';
 import { type WrapperErrorCode, wrapperErrors } from './errors.js';
 import { type TemplateRoute, templateRoutes } from './routes.js';
@@ -125,6 +131,18 @@ function envelopeSchema(dataName: string): Record<string, unknown> {
         type: 'string',
         format: 'email',
         description: 'Only with MAILSVC_ALLOW_SENDER_OVERRIDE=true.',
+      },
+      metadata: {
+        type: 'object',
+        maxProperties: METADATA_KEYS_MAX,
+        propertyNames: { pattern: METADATA_KEY_PATTERN },
+        additionalProperties: {
+          type: 'string',
+          maxLength: METADATA_VALUE_MAX,
+          pattern: METADATA_VALUE_PATTERN,
+        },
+        description:
+          'Your own keys and values, stored with the message and returned by the core API’s message reads (messages/get, messages/list); never put into the mail. At most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters.',
       },
       idempotencyKey: {
         type: 'string',

@@ -268,6 +268,7 @@ export async function forwardToCore(
   if (envelope.from !== undefined) coreBody.from = envelope.from;
   if (envelope.fromName !== undefined) coreBody.fromName = envelope.fromName;
   if (envelope.replyTo !== undefined) coreBody.replyTo = envelope.replyTo;
+  if (envelope.metadata !== undefined) coreBody.metadata = envelope.metadata;
   try {
     return { reply: await ctx.forwarder.send(coreBody, envelope.idempotencyKey) };
   } catch (err) {

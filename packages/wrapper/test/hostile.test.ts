@@ -178,6 +178,8 @@ const envelopeFields = (): FieldSpec[] => [
     limits: [120],
     extra: IDENTIFIER_ATTACKS.map((v) => ({ ...v, mustRefuse: false })),
   },
+  // metadata values (DESIGN.md §12): passed on to the core, which applies the same rule
+  { pointer: '/metadata/userId', kind: 'metadata', valid: 'u_4821', limits: [256], allowEmpty: true },
 ];
 
 /** from, fromName and replyTo: with the override every rule applies, without it every value is refused. */

@@ -37,7 +37,13 @@ describe('forwarding', () => {
     stub.calls.length = 0;
     const t = testRouter({ MAILSVC_CORE_URL: stub.url, MAILSVC_ALLOW_SENDER_OVERRIDE: true });
     const res = await call(t.router, '/auth/login-code', {
-      body: { ...LOGIN, idempotencyKey: 'abc-1', fromName: 'Acme', replyTo: 'help@example.com' },
+      body: {
+        ...LOGIN,
+        idempotencyKey: 'abc-1',
+        fromName: 'Acme',
+        replyTo: 'help@example.com',
+        metadata: { userId: 'u_4821' },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json()).toEqual(defaultAnswer().body);
@@ -53,6 +59,7 @@ describe('forwarding', () => {
       templateVersion: 'v1',
       fromName: 'Acme',
       replyTo: 'help@example.com',
+      metadata: { userId: 'u_4821' },
     });
     t.router.close();
   });

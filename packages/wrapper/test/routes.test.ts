@@ -117,6 +117,25 @@ describe('envelope', () => {
     ]);
   });
 
+  it('checks metadata by the core’s rule: keys, string values, no control characters, at most 20 keys', async () => {
+    const res = await call(router, '/auth/login-code', {
+      body: { ...LOGIN, metadata: { 'bad key': 'v', count: 3, note: 'a\r\nb', ok: 'fine' } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json().error.details.map((d: { path: string }) => d.path)).toEqual([
+      '/metadata/bad key',
+      '/metadata/count',
+      '/metadata/note',
+    ]);
+    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']));
+    const tooMany = await call(router, '/auth/login-code', { body: { ...LOGIN, metadata: many } });
+    expect(tooMany.json().error.details).toEqual([
+      { path: '/metadata', message: 'must have at most 20 keys' },
+    ]);
+    const notObject = await call(router, '/auth/login-code', { body: { ...LOGIN, metadata: ['a'] } });
+    expect(notObject.json().error.details.map((d: { path: string }) => d.path)).toEqual(['/metadata']);
+  });
+
   it('refuses data that is not an object, and a body that is not an object', async () => {
     const a = await call(router, '/auth/login-code', { body: { to: 'jane@example.com', data: [1] } });
     expect(a.json().error.details).toEqual([{ path: '/data', message: 'must be an object' }]);

@@ -145,6 +145,18 @@ export interface SendEmailBody {
    * At most 320 characters.
    */
   replyTo?: string
+  /**
+   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+   */
+  metadata?: {
+    /**
+     * at most 256 characters, no control characters
+     *
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+     */
+    [k: string]: string
+  }
 }
 
 /** The 200 answer of `POST /v1/send`. */
@@ -251,6 +263,18 @@ export interface GetRecipientStatusResult {
        */
       reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
     }
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
   }[]
 }
 
@@ -321,6 +345,18 @@ export interface GetMessageResult {
        */
       reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
     }
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
     emailMasked: string
     category: ("security" | "transactional" | "notification")
     attempts: number
@@ -363,6 +399,127 @@ export interface GetMessageResult {
      */
     reason?: string
   }[]
+}
+
+/** The body of `POST /v1/messages/list`. */
+export interface ListMessagesBody {
+  /**
+   * messages in any of these statuses
+   *
+   * @minItems 1
+   * @maxItems 11
+   *
+   * Items: queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+   */
+  status?: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")[]
+  /**
+   * At most 100 characters.
+   */
+  templateId?: string
+  /**
+   * the recipient, exactly (case-insensitive; an IDN domain in either form)
+   */
+  to?: string
+  /**
+   * created at or after this instant (RFC 3339)
+   */
+  createdAfter?: string
+  /**
+   * created before this instant (RFC 3339)
+   */
+  createdBefore?: string
+  /**
+   * up to 3 pairs, each matched exactly: messages whose metadata has every one
+   */
+  metadata?: {
+    /**
+     * At most 256 characters.
+     *
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+     */
+    [k: string]: string
+  }
+  /**
+   * job_… id
+   */
+  bulkJobId?: string
+  /**
+   * default 50; a value above 100 is read as 100 (as the contacts list does with 200)
+   */
+  pageSize?: number
+  /**
+   * the previous page's nextCursor, with the same filters; null or absent for the first page. A cursor is valid for 24 hours, in the environment and with the filters it was answered for
+   */
+  cursor?: (string | null)
+}
+
+/** The 200 answer of `POST /v1/messages/list`. */
+export interface ListMessagesResult {
+  ok: true
+  /**
+   * newest first
+   */
+  messages: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+     */
+    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    sentAt?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    deliveredAt?: string
+    bulkJobId?: string
+    error?: {
+      /**
+       * one of the message error codes (docs/errors.md)
+       */
+      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed")
+      /**
+       * the SMTP reply or the reason
+       */
+      message: string
+      /**
+       * why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report
+       */
+      reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
+    }
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    /**
+     * e.g. j***@example.com
+     */
+    emailMasked: string
+  }[]
+  /**
+   * pass it as cursor, with the same filters, for the next page; null on the last page
+   */
+  nextCursor: (string | null)
 }
 
 /** The body of `POST /v1/events/intake`. */
@@ -1099,6 +1256,18 @@ export interface SendToContactsBody {
    * tutorial alias: one contact email or id, or a list of them
    */
   to?: (string | string[])
+  /**
+   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+   */
+  metadata?: {
+    /**
+     * at most 256 characters, no control characters
+     *
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+     */
+    [k: string]: string
+  }
 }
 
 /** The 200 answer of `POST /v1/contacts/send`. */
@@ -1165,6 +1334,18 @@ export interface PreviewSendToContactsBody {
    * tutorial alias: one contact email or id, or a list of them
    */
   to?: (string | string[])
+  /**
+   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+   */
+  metadata?: {
+    /**
+     * at most 256 characters, no control characters
+     *
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+     */
+    [k: string]: string
+  }
 }
 
 /** The 200 answer of `POST /v1/contacts/send/dry-run`. */
@@ -1275,6 +1456,18 @@ export interface GetBulkSendResult {
     updatedAt: string
     pausedAt: (string | null)
     canceledAt: (string | null)
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
   }
 }
 
@@ -1285,6 +1478,7 @@ export const operations = {
   getRecipientStatus: { method: 'POST', path: '/v1/recipients/status', idempotencyKey: false },
   resubscribeRecipient: { method: 'POST', path: '/v1/recipients/resubscribe', idempotencyKey: false },
   getMessage: { method: 'POST', path: '/v1/messages/get', idempotencyKey: false },
+  listMessages: { method: 'POST', path: '/v1/messages/list', idempotencyKey: false },
   ingestRelayEvent: { method: 'POST', path: '/v1/events/intake', idempotencyKey: false },
   ingestSesEvent: { method: 'POST', path: '/v1/events/ses', idempotencyKey: false },
   upsertContact: { method: 'POST', path: '/v1/contacts/upsert', idempotencyKey: false },
@@ -1309,6 +1503,7 @@ export interface OperationErrors {
   getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   resubscribeRecipient: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';
+  listMessages: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   ingestRelayEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'rate_limited' | 'service_unavailable' | 'internal';
   ingestSesEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'sns_topic_not_registered' | 'rate_limited' | 'service_unavailable' | 'internal';
   upsertContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';

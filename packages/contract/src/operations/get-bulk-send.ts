@@ -4,6 +4,7 @@ import { SkipCounts } from './shared/bulk-send.js';
 import { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './shared/error-sets.js';
 import { GroupSlug } from './shared/group.js';
 import { BulkJobId } from './shared/ids.js';
+import { Metadata } from './shared/metadata.js';
 import type { Operation } from './shared/operation.js';
 import { NullableTimestamp, Timestamp } from './shared/timestamp.js';
 
@@ -45,6 +46,7 @@ export const BulkJob = Type.Object(
     updatedAt: Timestamp,
     pausedAt: NullableTimestamp,
     canceledAt: NullableTimestamp,
+    metadata: Metadata,
   },
   { additionalProperties: false },
 );
@@ -82,6 +84,7 @@ export const getBulkSend = {
         updatedAt: '2026-11-22T10:16:02.511Z',
         pausedAt: null,
         canceledAt: null,
+        metadata: { campaign: 'winter-reminder' },
       },
     },
   },

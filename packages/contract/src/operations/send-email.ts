@@ -2,6 +2,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './shared/error-sets.js';
 import { IdempotencyKeyHeader } from './shared/idempotency-key-header.js';
+import { Metadata } from './shared/metadata.js';
 import type { Operation } from './shared/operation.js';
 
 /** Body shape only (DESIGN.md §3 step 2); from, fromName and replyTo have their own codes later. */
@@ -27,6 +28,7 @@ export const SendRequest = Type.Object(
       }),
     ),
     replyTo: Type.Optional(Type.String({ maxLength: 320 })),
+    metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
 );

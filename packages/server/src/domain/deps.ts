@@ -17,6 +17,8 @@ export interface ServiceKeys {
   unsubscribe: Buffer;
   /** HMAC-SHA256 key of the tags in VERP bounce addresses (domain/feedback/signed-references.ts). */
   verp: Buffer;
+  /** HMAC-SHA256 key of list cursors (domain/lists/signed-cursor.ts). */
+  listCursor: Buffer;
 }
 
 /** What every use-case is given, wired once at start-up (never imported as globals). */

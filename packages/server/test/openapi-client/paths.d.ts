@@ -85,6 +85,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The environment’s messages, newest first, filtered, a page at a time (extension) */
+        post: operations["listMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/upsert": {
         parameters: {
             query?: never;
@@ -615,6 +632,10 @@ export interface operations {
                     /** @description at most 120 characters; no line breaks, control, bidi or invisible characters */
                     fromName?: string;
                     replyTo?: string;
+                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -924,6 +945,10 @@ export interface operations {
                                 message: string;
                                 /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
                                 reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
+                            };
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            metadata: {
+                                [key: string]: string;
                             };
                         }[];
                     };
@@ -1292,6 +1317,10 @@ export interface operations {
                                 /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
                                 reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
                             };
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            metadata: {
+                                [key: string]: string;
+                            };
                             emailMasked: string;
                             category: "security" | "transactional" | "notification";
                             attempts: number;
@@ -1382,6 +1411,251 @@ export interface operations {
              *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
              *
              *     `message_not_found`: No message with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": [
+                 *         "bounced"
+                 *       ],
+                 *       "metadata": {
+                 *         "userId": "u_4821"
+                 *       },
+                 *       "pageSize": 20
+                 *     }
+                 */
+                "application/json": {
+                    /** @description messages in any of these statuses */
+                    status?: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")[];
+                    templateId?: string;
+                    /** @description the recipient, exactly (case-insensitive; an IDN domain in either form) */
+                    to?: string;
+                    /**
+                     * Format: date-time
+                     * @description created at or after this instant (RFC 3339)
+                     */
+                    createdAfter?: string;
+                    /**
+                     * Format: date-time
+                     * @description created before this instant (RFC 3339)
+                     */
+                    createdBefore?: string;
+                    /** @description up to 3 pairs, each matched exactly: messages whose metadata has every one */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description job_… id */
+                    bulkJobId?: string;
+                    /** @description default 50; a value above 100 is read as 100 (as the contacts list does with 200) */
+                    pageSize?: number;
+                    /** @description the previous page's nextCursor, with the same filters; null or absent for the first page. A cursor is valid for 24 hours, in the environment and with the filters it was answered for */
+                    cursor?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "messages": [
+                     *         {
+                     *           "messageId": "msg_01M81C1XJB7Y4KHB01G4B1P0M5",
+                     *           "templateId": "password-reset",
+                     *           "templateVersion": "v1",
+                     *           "status": "bounced",
+                     *           "createdAt": "2026-11-22T10:15:30.123Z",
+                     *           "updatedAt": "2026-11-22T10:15:31.004Z",
+                     *           "error": {
+                     *             "code": "hard_bounce",
+                     *             "message": "550 5.1.1 <j***@example.com>: Recipient address rejected",
+                     *             "reason": "user_unknown"
+                     *           },
+                     *           "metadata": {
+                     *             "userId": "u_4821",
+                     *             "flow": "password-reset"
+                     *           },
+                     *           "emailMasked": "j***@example.com"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description newest first */
+                        messages: {
+                            messageId: string;
+                            templateId: string;
+                            templateVersion: string;
+                            /** @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send */
+                            status: "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            updatedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            sentAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            deliveredAt?: string;
+                            bulkJobId?: string;
+                            error?: {
+                                /** @description one of the message error codes (docs/errors.md) */
+                                code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed";
+                                /** @description the SMTP reply or the reason */
+                                message: string;
+                                /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
+                                reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
+                            };
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            /** @description e.g. j***@example.com */
+                            emailMasked: string;
+                        }[];
+                        /** @description pass it as cursor, with the same filters, for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
              */
             404: {
                 headers: {
@@ -3321,6 +3595,10 @@ export interface operations {
                     };
                     /** @description tutorial alias: one contact email or id, or a list of them */
                     to?: string | string[];
+                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 } & ((unknown | unknown | unknown) & (unknown | unknown));
             };
         };
@@ -3535,6 +3813,10 @@ export interface operations {
                     };
                     /** @description tutorial alias: one contact email or id, or a list of them */
                     to?: string | string[];
+                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 } & ((unknown | unknown | unknown) & (unknown | unknown));
             };
         };
@@ -3767,7 +4049,10 @@ export interface operations {
                      *         "createdAt": "2026-11-22T10:15:30.123Z",
                      *         "updatedAt": "2026-11-22T10:16:02.511Z",
                      *         "pausedAt": null,
-                     *         "canceledAt": null
+                     *         "canceledAt": null,
+                     *         "metadata": {
+                     *           "campaign": "winter-reminder"
+                     *         }
                      *       }
                      *     }
                      */
@@ -3819,6 +4104,10 @@ export interface operations {
                             updatedAt: string;
                             pausedAt: string | null;
                             canceledAt: string | null;
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            metadata: {
+                                [key: string]: string;
+                            };
                         };
                     };
                 };

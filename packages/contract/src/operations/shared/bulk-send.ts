@@ -2,6 +2,7 @@
 // contact is skipped.
 import { type Static, Type } from '@sinclair/typebox';
 import { GroupSlug } from './group.js';
+import { Metadata } from './metadata.js';
 
 const ContactRef = Type.String({
   minLength: 1,
@@ -54,6 +55,7 @@ export const BulkSendRequest = Type.Object(
         description: 'tutorial alias: one contact email or id, or a list of them',
       }),
     ),
+    metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 // A message as the recipient status and the message timeline show it (DESIGN.md §4, §5).
 import { type Static, Type } from '@sinclair/typebox';
 import { FAILURE_REASONS, MESSAGE_ERROR_CODES } from '../../message-errors.js';
+import { Metadata } from './metadata.js';
 import { Timestamp } from './timestamp.js';
 
 /** A message's state (DESIGN.md §4). */
@@ -58,6 +59,7 @@ export const MessageSummary = Type.Object(
     deliveredAt: Type.Optional(Timestamp),
     bulkJobId: Type.Optional(Type.String()),
     error: Type.Optional(MessageError),
+    metadata: Metadata,
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,13 @@
-import type { GetMessageRequest, RecipientStatusRequest, ResubscribeRequest } from '@mailsvc/contract/api';
+import type {
+  GetMessageRequest,
+  ListMessagesRequest,
+  RecipientStatusRequest,
+  ResubscribeRequest,
+} from '@mailsvc/contract/api';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getMessage } from '../../domain/messages/get-message.js';
+import { listMessages } from '../../domain/messages/list-messages.js';
 import { getRecipientStatus } from '../../domain/recipients/get-recipient-status.js';
 import { resubscribeRecipient } from '../../domain/recipients/resubscribe-recipient.js';
 import { authOf } from '../auth-hook.js';
@@ -29,6 +35,13 @@ export function recipientRoutes(app: FastifyInstance, deps: Deps) {
     handler: async (req) => ({
       ok: true,
       ...(await getMessage(deps, authOf(req), req.body as GetMessageRequest)),
+    }),
+  });
+  apiRoute(app, 'listMessages', {
+    access: ACCESS,
+    handler: async (req) => ({
+      ok: true,
+      ...(await listMessages(deps, authOf(req), req.body as ListMessagesRequest)),
     }),
   });
 }

@@ -4,7 +4,7 @@
 -- ask for it, it also runs the checks that need the database, so a send costs one round trip.
 -- (First created in db/migrations/0004_accept_batch.sql; this file replaces it on every migrate.)
 --
--- p_items: a JSON array of sends (keys as in the jsonb_to_record column list below;
+-- p_items: a JSON array of sends (keys as in the jsonb_to_record column lists below;
 -- request_sha256 in hex; idempotency_key NULL without an Idempotency-Key). Returns one row per
 -- item: idx (its 0-based position in p_items), outcome, and:
 --   'accepted'           message, accepted event, idempotency record and usage written;
@@ -190,16 +190,24 @@ BEGIN
   INSERT INTO messages (id, tenant_id, project_id, environment_id, api_key_id, template_id,
                         template_version, category, priority, to_email, from_email, from_name,
                         reply_to, sending_domain, data, next_attempt_at, expires_at, created_at,
-                        updated_at)
+                        updated_at, metadata)
   SELECT x.id, x.tenant_id, x.project_id, x.environment_id, x.api_key_id, x.template_id,
          x.template_version, x.category, x.priority, x.to_email, a.from_email, x.from_name,
-         x.reply_to, a.sending_domain, x.data, x.now, x.expires_at, x.now, x.now
+         x.reply_to, a.sending_domain, x.data, x.now, x.expires_at, x.now, x.now, x.metadata
     FROM unnest(v_ns, v_froms, v_domains) AS a (n, from_email, sending_domain)
    CROSS JOIN LATERAL jsonb_to_record(p_items -> a.n) AS x (
            id text, tenant_id text, project_id text, environment_id text, api_key_id text,
            template_id text, template_version text, category text, priority smallint,
            to_email text, from_name text, reply_to text, data jsonb, expires_at timestamptz,
-           now timestamptz);
+           now timestamptz, metadata jsonb);
+
+  -- The metadata pairs the list's metadata filter walks (0011_message_list.sql); a send without
+  -- metadata has none (jsonb_each_text of NULL is no row).
+  INSERT INTO message_metadata (environment_id, key, value, message_id)
+  SELECT x.environment_id, kv.key, kv.value, x.id
+    FROM unnest(v_ns) AS a (n)
+   CROSS JOIN LATERAL jsonb_to_record(p_items -> a.n) AS x (id text, environment_id text, metadata jsonb)
+   CROSS JOIN LATERAL jsonb_each_text(x.metadata) AS kv;
 
   INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
   SELECT x.event_id, x.id, x.tenant_id, 'accepted', '{}'::jsonb, x.now

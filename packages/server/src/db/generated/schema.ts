@@ -183,6 +183,7 @@ export interface MessagesTable {
   delivered_at: NullableTimestamp;
   claim_token: Nullable<string>;
   contact_id: Nullable<string>;
+  metadata: ColumnType<Record<string, string> | null, string | null, string | null>;
 }
 
 export interface MessageEventsTable {
@@ -290,6 +291,14 @@ export interface BulkJobsTable {
   canceled_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  metadata: ColumnType<Record<string, string> | null, string | null, string | null>;
+}
+
+export interface MessageMetadataTable {
+  environment_id: string;
+  key: string;
+  value: string;
+  message_id: string;
 }
 
 export interface Database {
@@ -315,6 +324,7 @@ export interface Database {
   contact_groups: ContactGroupsTable;
   contact_group_members: ContactGroupMembersTable;
   bulk_jobs: BulkJobsTable;
+  message_metadata: MessageMetadataTable;
 }
 
 export type Db = Kysely<Database>;

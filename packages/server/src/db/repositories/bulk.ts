@@ -3,7 +3,7 @@
 // the quota for the whole job (reserve_usage.sql) and the insert of every message are one
 // set-wise statement; the dry run is the same classification, counted.
 import { type RawBuilder, sql } from 'kysely';
-import type { BulkJobStatus, Db, MessageStatus, TemplateCategory } from '../schema.js';
+import type { BulkJobStatus, Db, TemplateCategory } from '../schema.js';
 
 /** A contact named by the request: by id or by (normalised) email; `ord` is its position. */
 export interface NamedContact {
@@ -88,6 +88,8 @@ export interface BulkJobInput extends BulkTargets {
   templateId: string;
   templateVersion: string;
   templateData: Record<string, unknown>;
+  /** Each message's metadata (and the job's); null without. */
+  metadata: Record<string, string> | null;
   priority: number;
   fromEmail: string;
   fromName: string | null;
@@ -114,6 +116,31 @@ class Rollback extends Error {
 }
 
 /**
+ * The counter lock first (reserve_usage of 0), then the key, as accept_messages does: a
+ * concurrent retry waits here and finds the key taken before it writes any message. False when a
+ * live record holds the key.
+ */
+async function claimIdempotencyKey(
+  trx: Db,
+  j: BulkJobInput,
+  key: NonNullable<BulkJobInput['idempotency']>,
+): Promise<boolean> {
+  await sql`SELECT reserve_usage(${j.tenantId}, ${j.environmentId}, ${j.period}, 0, false)`.execute(trx);
+  const claimed = await sql`
+    INSERT INTO idempotency_keys (environment_id, key, request_sha256, message_id, bulk_job_id,
+                                  created_at, expires_at)
+    VALUES (${j.environmentId}, ${key.key}, ${key.requestSha256}, NULL, ${j.jobId}, ${j.now},
+            ${key.expiresAt})
+    ON CONFLICT (environment_id, key) DO UPDATE
+      SET request_sha256 = EXCLUDED.request_sha256, message_id = NULL,
+          bulk_job_id = EXCLUDED.bulk_job_id, created_at = EXCLUDED.created_at,
+          expires_at = EXCLUDED.expires_at
+      WHERE idempotency_keys.expires_at <= ${j.now}
+    RETURNING 1`.execute(trx);
+  return claimed.rows.length > 0;
+}
+
+/**
  * The bulk send, in one transaction: with an Idempotency-Key, the counter lock and the key
  * first; then one INSERT … SELECT classifies every target, reserves the quota for all eligible
  * ones at once (reserve_usage(…, partial false): all or nothing) and queues a message per
@@ -122,27 +149,11 @@ class Rollback extends Error {
  * POST /v1/messages/get shows it from created_at).
  */
 export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOutcome> {
+  const metadata = j.metadata === null ? null : JSON.stringify(j.metadata);
   try {
     return await db.transaction().execute(async (trx) => {
-      if (j.idempotency) {
-        // The counter lock first (reserve_usage of 0), then the key, as accept_messages does: a
-        // concurrent retry waits here and finds the key taken before it writes any message.
-        await sql`SELECT reserve_usage(${j.tenantId}, ${j.environmentId}, ${j.period}, 0, false)`.execute(
-          trx,
-        );
-        const claimed = await sql`
-          INSERT INTO idempotency_keys (environment_id, key, request_sha256, message_id, bulk_job_id,
-                                        created_at, expires_at)
-          VALUES (${j.environmentId}, ${j.idempotency.key}, ${j.idempotency.requestSha256}, NULL,
-                  ${j.jobId}, ${j.now}, ${j.idempotency.expiresAt})
-          ON CONFLICT (environment_id, key) DO UPDATE
-            SET request_sha256 = EXCLUDED.request_sha256, message_id = NULL,
-                bulk_job_id = EXCLUDED.bulk_job_id, created_at = EXCLUDED.created_at,
-                expires_at = EXCLUDED.expires_at
-            WHERE idempotency_keys.expires_at <= ${j.now}
-          RETURNING 1`.execute(trx);
-        if (claimed.rows.length === 0) throw new Rollback({ kind: 'idempotency_taken' });
-      }
+      if (j.idempotency && !(await claimIdempotencyKey(trx, j, j.idempotency)))
+        throw new Rollback({ kind: 'idempotency_taken' });
       const { rows } = await sql<{ reason: string | null; n: string; granted: number }>`
         WITH classified AS MATERIALIZED (${classified(j)}),
         eligible AS (
@@ -156,23 +167,28 @@ export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOut
           INSERT INTO messages (id, tenant_id, project_id, environment_id, api_key_id, template_id,
                                 template_version, category, priority, to_email, from_email,
                                 from_name, reply_to, sending_domain, data, next_attempt_at,
-                                expires_at, created_at, updated_at, bulk_job_id, contact_id)
+                                expires_at, created_at, updated_at, bulk_job_id, contact_id,
+                                metadata)
           SELECT 'msg_' || ${j.messageIdPrefix} || ulid_random_part(e.r), ${j.tenantId}, ${j.projectId},
                  ${j.environmentId}, ${j.apiKeyId}, ${j.templateId}, ${j.templateVersion},
                  ${j.category}, ${j.priority}, e.email, ${j.fromEmail}, ${j.fromName}, ${j.replyTo},
                  ${j.sendingDomain}, NULL, ${j.now}, ${j.expiresAt}, ${j.now}, ${j.now}, ${j.jobId},
-                 e.contact_id
+                 e.contact_id, ${metadata}::jsonb
             FROM eligible e, quota q
            WHERE q.granted > 0
-          RETURNING 1
+          RETURNING id
+        ),
+        pairs AS (
+          INSERT INTO message_metadata (environment_id, key, value, message_id)
+          SELECT ${j.environmentId}, kv.key, kv.value, i.id
+            FROM inserted i CROSS JOIN jsonb_each_text(${metadata}::jsonb) kv
         )
         SELECT c.reason, count(*) AS n, (SELECT granted FROM quota) AS granted,
                (SELECT count(*) FROM inserted) AS inserted
           FROM classified c GROUP BY c.reason`.execute(trx);
       const counts = toClassification(rows);
-      const granted = rows[0]?.granted ?? 0;
-      if (counts.eligible > 0 && granted === 0) throw new Rollback({ kind: 'quota_exceeded' });
-
+      if (counts.eligible > 0 && (rows[0]?.granted ?? 0) === 0)
+        throw new Rollback({ kind: 'quota_exceeded' });
       await trx
         .insertInto('bulk_jobs')
         .values({
@@ -185,6 +201,7 @@ export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOut
           template_version: j.templateVersion,
           category: j.category,
           template_data: JSON.stringify(j.templateData),
+          metadata,
           target: JSON.stringify(j.target),
           queued: counts.eligible,
           skipped: JSON.stringify(counts.skipped),
@@ -199,69 +216,6 @@ export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOut
     if (err instanceof Rollback) return err.outcome;
     throw err;
   }
-}
-
-export interface BulkJobRecord {
-  id: string;
-  tenantId: string;
-  projectId: string;
-  environmentId: string;
-  templateId: string;
-  templateVersion: string;
-  status: BulkJobStatus;
-  target: { groupSlug?: string; contactCount: number };
-  queued: number;
-  skipped: Record<string, number>;
-  createdAt: Date;
-  updatedAt: Date;
-  pausedAt: Date | null;
-  canceledAt: Date | null;
-  /** Messages of the job by current status. */
-  progress: Partial<Record<MessageStatus, number>>;
-}
-
-/** One job of an environment with its messages counted by status (another's is undefined). */
-export async function findBulkJob(
-  db: Db,
-  scope: { environmentId?: string; tenantId?: string },
-  jobId: string,
-): Promise<BulkJobRecord | undefined> {
-  let query = db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId);
-  if (scope.environmentId) query = query.where('environment_id', '=', scope.environmentId);
-  if (scope.tenantId) query = query.where('tenant_id', '=', scope.tenantId);
-  const job = await query.executeTakeFirst();
-  if (!job) return undefined;
-  const counts = await db
-    .selectFrom('messages')
-    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
-    .where('bulk_job_id', '=', jobId)
-    .groupBy('status')
-    .execute();
-  const progress: Partial<Record<MessageStatus, number>> = {};
-  for (const c of counts) progress[c.status] = Number(c.n);
-  return {
-    id: job.id,
-    tenantId: job.tenant_id,
-    projectId: job.project_id,
-    environmentId: job.environment_id,
-    templateId: job.template_id,
-    templateVersion: job.template_version,
-    status: job.status,
-    target: job.target,
-    queued: job.queued,
-    skipped: job.skipped,
-    createdAt: job.created_at,
-    updatedAt: job.updated_at,
-    pausedAt: job.paused_at,
-    canceledAt: job.canceled_at,
-    progress,
-  };
-}
-
-/** The Idempotency-Key's live record when it holds a bulk job, with that job's queued count. */
-export async function findBulkJobQueued(db: Db, jobId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('bulk_jobs').select('queued').where('id', '=', jobId).executeTakeFirst();
-  return row?.queued;
 }
 
 /**

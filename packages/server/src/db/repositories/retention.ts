@@ -1,5 +1,5 @@
 // Retention (DESIGN.md §4): message metadata is kept MAILSVC_RETENTION_DAYS, then deleted with its
-// events and idempotency records, a small batch per statement so no delete holds locks for long.
+// events, metadata pairs and idempotency records, a small batch per statement so no delete holds locks for long.
 
 import { encodeUlid } from '@mailsvc/contract/http';
 import { sql } from 'kysely';
@@ -10,7 +10,7 @@ const FINAL = ['sent', 'delivered', 'bounced', 'failed', 'suppressed', 'expired'
 
 /**
  * Deletes up to `limit` messages accepted before `before` that reached a final status, with their
- * events, idempotency records and feedback evidence (the raw reports); returns how many. Message ids are ULIDs, so "accepted before"
+ * events, metadata pairs (message_metadata), idempotency records and feedback evidence (the raw reports); returns how many. Message ids are ULIDs, so "accepted before"
  * is a range of the primary key (no index on created_at needed). Rows another process is
  * deleting (or a worker holds) are skipped, so sweepers on every worker can run at once.
  */
@@ -18,11 +18,16 @@ export async function deleteMessagesBefore(db: Db, before: Date, limit: number):
   const cutoff = `msg_${encodeUlid(before.getTime(), new Uint8Array(16))}`;
   const { rows } = await sql<{ id: string }>`
     WITH doomed AS (
-      SELECT id FROM messages
+      SELECT id, environment_id, metadata FROM messages
       WHERE id < ${cutoff} AND status IN (${sql.join(FINAL)})
       ORDER BY id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
+    ), pairs AS (
+      DELETE FROM message_metadata mm
+       USING doomed d CROSS JOIN LATERAL jsonb_each_text(d.metadata) kv
+       WHERE mm.environment_id = d.environment_id AND mm.key = kv.key AND mm.value = kv.value
+         AND mm.message_id = d.id
     ), events AS (
       DELETE FROM message_events WHERE message_id IN (SELECT id FROM doomed)
     ), keys AS (

@@ -84,6 +84,8 @@ export interface AcceptedMessage {
   fromName: string | null;
   replyTo: string | null;
   data: Record<string, unknown>;
+  /** The send's metadata; null without. */
+  metadata: Record<string, string> | null;
   expiresAt: Date;
 }
 
@@ -136,6 +138,7 @@ export async function acceptMessages(db: Db, items: readonly AcceptItem[]): Prom
     from_name: m.fromName,
     reply_to: m.replyTo,
     data: m.data,
+    metadata: m.metadata,
     expires_at: m.expiresAt.toISOString(),
     event_id: eventId,
     period,

@@ -3,7 +3,8 @@
 // command's transaction.
 import type { Static } from '@sinclair/typebox';
 import { auditedChange } from '../../db/repositories/audit.js';
-import { cancelBulkJob, findBulkJob, resumeBulkJob } from '../../db/repositories/bulk.js';
+import { cancelBulkJob, resumeBulkJob } from '../../db/repositories/bulk.js';
+import { findBulkJob } from '../../db/repositories/bulk-jobs.js';
 import { ApiError } from '../../errors.js';
 import { toBulkJob } from '../bulk/get-bulk-send.js';
 import { IdOf, Strict } from './schemas.js';

@@ -1,7 +1,7 @@
 // POST /v1/contacts/send/get (extension, DESIGN.md §7): a bulk send of the key's environment and
 // its messages counted by current status. Another environment's job is not found.
 import type { GetBulkSendRequest, GetBulkSendResponse } from '@mailsvc/contract/api';
-import { type BulkJobRecord, findBulkJob } from '../../db/repositories/bulk.js';
+import { type BulkJobRecord, findBulkJob } from '../../db/repositories/bulk-jobs.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
@@ -28,6 +28,7 @@ export function toBulkJob(job: BulkJobRecord): GetBulkSendResponse['job'] {
     updatedAt: job.updatedAt.toISOString(),
     pausedAt: job.pausedAt?.toISOString() ?? null,
     canceledAt: job.canceledAt?.toISOString() ?? null,
+    metadata: job.metadata ?? {},
   };
 }
 

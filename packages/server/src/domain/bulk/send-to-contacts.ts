@@ -10,9 +10,9 @@ import {
   type BulkTargets,
   countBulkTargets,
   createBulkJob,
-  findBulkJobQueued,
   type NamedContact,
 } from '../../db/repositories/bulk.js';
+import { findBulkJobQueued } from '../../db/repositories/bulk-jobs.js';
 import { hasGroup } from '../../db/repositories/groups.js';
 import { chooseSendingDomain, findIdempotencyRecord } from '../../db/repositories/send.js';
 import { ApiError, type ErrorDetail } from '../../errors.js';
@@ -29,6 +29,7 @@ import {
   checkSendingStatus,
   checkTemplateData,
   findVersion,
+  storedMetadata,
 } from '../send/send-email.js';
 import { contactPlaceholderProblems } from './contact-placeholders.js';
 import { toSkipCounts } from './skip-reasons.js';
@@ -44,6 +45,8 @@ interface BulkSend {
   dataPath: '/templateData' | '/data';
   refs: { value: string; path: string }[];
   groupSlug: string | null;
+  /** Given to each of the job's messages; null without. */
+  metadata: Record<string, string> | null;
 }
 
 function invalid(message: string, details: ErrorDetail[]): ApiError {
@@ -109,6 +112,7 @@ function normalise(auth: AuthContext, body: BulkSendRequest): BulkSend {
     dataPath: body.templateData !== undefined ? '/templateData' : '/data',
     refs,
     groupSlug: body.groupSlug ?? null,
+    metadata: storedMetadata(body.metadata),
   };
 }
 
@@ -136,6 +140,7 @@ function comparableBulkSend(send: BulkSend): unknown {
     templateData: send.templateData,
     groupSlug: send.groupSlug,
     recipients,
+    metadata: send.metadata,
   };
 }
 
@@ -288,6 +293,7 @@ function bulkJobInput(
     templateId: job.version.templateId,
     templateVersion: job.version.version,
     templateData: job.data,
+    metadata: job.send.metadata,
     priority: messagePriority(job.version.category, true),
     fromEmail: job.sender.fromEmail,
     fromName: job.sender.fromName,

@@ -24,5 +24,6 @@ export function toMessageSummary(row: MessageSummaryRow): MessageSummary {
           ...(isFailureReason(error.reason) && { reason: error.reason }),
         },
       }),
+    metadata: (row.metadata as Record<string, string> | null) ?? {},
   };
 }

@@ -38,6 +38,8 @@ export interface SendInput {
   from?: string;
   fromName?: string;
   replyTo?: string;
+  /** Never rendered, never logged (it is the app's: it may name its users). */
+  metadata?: Record<string, string>;
 }
 
 export interface SendResult {
@@ -132,6 +134,11 @@ function checkWithoutReads(auth: AuthContext, input: SendInput) {
 
 type CheckedSend = ReturnType<typeof checkWithoutReads>;
 
+/** What is stored of a send's metadata: null for none (an empty object included). */
+export function storedMetadata(metadata: Record<string, string> | undefined): Record<string, string> | null {
+  return metadata !== undefined && Object.keys(metadata).length > 0 ? metadata : null;
+}
+
 /** Step 3: a live record of the key answers as its replay, or 409 for a different request. */
 function replay(record: IdempotencyRecord, digest: Buffer | undefined): SendResult {
   // A key that holds a bulk send (no message) is a different request too.
@@ -157,6 +164,7 @@ function refusalError(
 
 interface SendRequestFacts {
   to: string;
+  metadata: Record<string, string> | null;
   idempotencyKey: string | undefined;
   digest: Buffer | undefined;
   now: Date;
@@ -181,6 +189,7 @@ function acceptItem(deps: Deps, auth: AuthContext, send: CheckedSend, r: SendReq
       fromName: sender.fromName,
       replyTo: sender.replyTo,
       data,
+      metadata: r.metadata,
       expiresAt: new Date(at + EXPIRY_MS[version.category]),
     },
     period: usagePeriod(r.now).id,
@@ -269,7 +278,13 @@ export async function sendEmail(
     throw new ApiError('invalid_request', `to ${to.reason}.`, [{ path: '/to', message: to.reason }]);
   const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
   const digest = idempotencyKey ? requestDigest(comparableRequest(input, to.address)) : undefined;
-  const facts: SendRequestFacts = { to: to.address, idempotencyKey, digest, now };
+  const facts: SendRequestFacts = {
+    to: to.address,
+    metadata: storedMetadata(input.metadata),
+    idempotencyKey,
+    digest,
+    now,
+  };
 
   let send: CheckedSend;
   try {

@@ -1,0 +1,106 @@
+// POST /v1/messages/list (DESIGN.md §12): the key's environment's messages, newest first, with
+// filters combined by AND, a page at a time. Metadata only, never content or template data. The
+// cursor is signed and bound to the environment and the filters (domain/lists/signed-cursor.ts);
+// a message accepted while someone pages has a later id, so it never shows up on a later page and
+// nothing moves between pages.
+import {
+  type ListMessagesRequest,
+  type ListMessagesResponse,
+  MESSAGE_LIST_CURSOR_TTL_HOURS,
+  MESSAGE_LIST_PAGE_SIZE_DEFAULT,
+  MESSAGE_LIST_PAGE_SIZE_MAX,
+} from '@mailsvc/contract/api';
+import { listMessagePage, type MessageListFilter } from '../../db/repositories/messages.js';
+import { ApiError } from '../../errors.js';
+import { ULID_PATTERN } from '../../ids.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import type { Deps } from '../deps.js';
+import { maskEmail, parseEmail } from '../email.js';
+import { type CursorBinding, readCursor, signCursor } from '../lists/signed-cursor.js';
+import { parseTimestamp } from '../timestamp.js';
+import { toMessageSummary } from './message-summary.js';
+
+const MESSAGE_ID = new RegExp(`^msg_${ULID_PATTERN}$`);
+const CURSOR_TTL_MS = MESSAGE_LIST_CURSOR_TTL_HOURS * 3_600_000;
+
+const badRequest = (path: string, message: string) =>
+  new ApiError('invalid_request', 'The request body is not valid.', [{ path, message }]);
+
+/** The filters as the query takes them, or the first problem with a path. */
+export function toFilter(input: ListMessagesRequest): MessageListFilter {
+  const f: MessageListFilter = {};
+  if (input.status) f.statuses = [...input.status].sort();
+  if (input.templateId !== undefined) f.templateId = input.templateId;
+  if (input.to !== undefined) {
+    const to = parseEmail(input.to);
+    if (!to.ok) throw badRequest('/to', to.reason);
+    f.toEmail = to.address;
+  }
+  for (const field of ['createdAfter', 'createdBefore'] as const) {
+    const text = input[field];
+    if (text === undefined) continue;
+    const at = parseTimestamp(text);
+    if (at === null)
+      throw badRequest(
+        `/${field}`,
+        'must be an RFC 3339 date-time with an offset, in the years 1970 to 9999, without a leap second',
+      );
+    // A finer fraction than milliseconds rounds up: created_at has none (db/repositories/messages.ts).
+    const fraction = /\.(\d+)/.exec(text)?.[1] ?? '';
+    f[field] = /[1-9]/.test(fraction.slice(3)) ? new Date(at.getTime() + 1) : at;
+  }
+  if (input.metadata) f.metadata = Object.entries(input.metadata).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (input.bulkJobId !== undefined) f.bulkJobId = input.bulkJobId;
+  return f;
+}
+
+/** The filter set a cursor is bound to: one string for one set, however the body spelled it. */
+const canonical = (f: MessageListFilter) =>
+  JSON.stringify([
+    f.statuses ?? null,
+    f.templateId ?? null,
+    f.toEmail ?? null,
+    f.createdAfter?.toISOString() ?? null,
+    f.createdBefore?.toISOString() ?? null,
+    f.metadata ?? null,
+    f.bulkJobId ?? null,
+  ]);
+
+/** Where a cursor of this list is valid: the environment and the filter set. */
+export const messageListBinding = (environmentId: string, filter: MessageListFilter): CursorBinding => ({
+  list: 'messages',
+  environmentId,
+  filters: canonical(filter),
+});
+
+export async function listMessages(
+  deps: Deps,
+  auth: AuthContext,
+  input: ListMessagesRequest,
+): Promise<Omit<ListMessagesResponse, 'ok'>> {
+  const filter = toFilter(input);
+  const binding = messageListBinding(auth.environmentId, filter);
+  const now = deps.clock.now();
+  let beforeId: string | undefined;
+  if (input.cursor !== undefined && input.cursor !== null) {
+    const read = readCursor(deps.keys.listCursor, binding, input.cursor, now, CURSOR_TTL_MS);
+    if (!read.ok)
+      throw badRequest(
+        '/cursor',
+        read.reason === 'expired'
+          ? `has expired (a cursor is valid for ${MESSAGE_LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
+          : 'is not a cursor of this list with these filters: pass nextCursor as it was answered, with the same filters',
+      );
+    if (!MESSAGE_ID.test(read.position)) throw badRequest('/cursor', 'is not a cursor of this list');
+    beforeId = read.position;
+  }
+  const pageSize = Math.min(input.pageSize ?? MESSAGE_LIST_PAGE_SIZE_DEFAULT, MESSAGE_LIST_PAGE_SIZE_MAX);
+  // One more than the page: whether there is a next page, without a count.
+  const rows = await listMessagePage(deps.db, auth.environmentId, filter, beforeId, pageSize + 1);
+  const page = rows.slice(0, pageSize);
+  return {
+    messages: page.map((row) => ({ ...toMessageSummary(row), emailMasked: maskEmail(row.to_email) })),
+    nextCursor:
+      rows.length > pageSize ? signCursor(deps.keys.listCursor, binding, page.at(-1)!.id, now) : null,
+  };
+}
