@@ -104,7 +104,7 @@ export type FieldKind =
   | 'text'
   /** One line of display text: control, bidirectional and invisible characters refused. */
   | 'name'
-  /** A metadata value (DESIGN.md §12): C0 and C1 controls and DEL refused, anything else kept. */
+  /** A metadata value (DESIGN.md §12): C0 and C1 controls, DEL, U+2028 and U+2029 refused, anything else kept. */
   | 'metadata'
   | 'email'
   | 'url'
@@ -160,7 +160,7 @@ export function mustRefuseValue(spec: FieldSpec, value: unknown): boolean {
     case 'name':
       return NAME_REFUSED.test(value);
     case 'metadata':
-      return /[\u0000-\u001f\u007f-\u009f]/.test(value);
+      return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value);
     case 'email':
     case 'domain':
       return value.trim() === '' || ADDRESS_REFUSED.test(value.trim());

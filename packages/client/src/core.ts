@@ -3,6 +3,8 @@
 import {
   type AddContactsToGroupBody,
   type AddContactsToGroupResult,
+  type CreateKeyBody,
+  type CreateKeyResult,
   type DeleteGroupBody,
   type DeleteGroupResult,
   type GetBulkSendBody,
@@ -21,6 +23,7 @@ import {
   type ListContactsBody,
   type ListContactsResult,
   type ListGroupsResult,
+  type ListKeysResult,
   type ListMessagesBody,
   type ListMessagesResult,
   type OperationId,
@@ -31,6 +34,8 @@ import {
   type RemoveContactsFromGroupResult,
   type ResubscribeRecipientBody,
   type ResubscribeRecipientResult,
+  type RevokeKeyBody,
+  type RevokeKeyResult,
   type SendEmailBody,
   type SendEmailResult,
   type SendToContactsBody,
@@ -205,6 +210,20 @@ export class Mailsvc {
     ): AsyncIterableIterator<ListMessagesResult['messages'][number]>;
   };
 
+  /** The environment's API keys (`POST /v1/keys/…`); a full key only. */
+  readonly keys: {
+    /**
+     * A new key of this environment (`POST /v1/keys/create`): `scope: 'send'` for a key that may
+     * only send (and read the quota), optionally `templateCategories: ['security']`; `apiKey` in
+     * the answer is the whole key, shown this once.
+     */
+    create(body: CreateKeyBody, options?: CallOptions): Promise<CreateKeyResult>;
+    /** Every key of the environment with its scope, name, created and last used (`POST /v1/keys/list`). */
+    list(options?: CallOptions): Promise<ListKeysResult>;
+    /** Revokes a key of the environment (`POST /v1/keys/revoke`); every replica refuses it within 5 s. */
+    revoke(body: RevokeKeyBody, options?: CallOptions): Promise<RevokeKeyResult>;
+  };
+
   /** The relay event intakes (`POST /v1/events/…`); also usable alone, without an API key: MailsvcEvents. */
   readonly events: MailsvcEvents;
 
@@ -294,6 +313,11 @@ export class Mailsvc {
           (cursor) => this.call<ListMessagesResult>('listMessages', { ...body, cursor }, opts),
           (page) => page.messages,
         ),
+    };
+    this.keys = {
+      create: (body, opts = {}) => this.call('createKey', body, opts),
+      list: (opts = {}) => this.call('listKeys', {}, opts),
+      revoke: (body, opts = {}) => this.call('revokeKey', body, opts),
     };
     this.events = new MailsvcEvents(options, this.transport);
     this.contacts = {

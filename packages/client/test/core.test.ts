@@ -209,6 +209,27 @@ describe('recipients and messages', () => {
   });
 });
 
+describe('API keys', () => {
+  it('creates a send-only key, sends with it, lists it, and revokes it; a send key is refused the list with insufficient_scope', async () => {
+    const scope = await seedScope(h);
+    const admin = new Mailsvc({ apiKey: scope.apiKey, baseUrl: url });
+    const { key, apiKey } = await admin.keys.create({ scope: 'send', name: 'sdk send key' });
+    expect(key).toMatchObject({ scope: 'send', name: 'sdk send key', status: 'active' });
+    const sender = new Mailsvc({ apiKey, baseUrl: url });
+    const { messageId } = await sender.emails.send({
+      templateId: 'login-code',
+      to: 'sdk-key@example.com',
+      data: { code: '135791' },
+    });
+    expect(messageId).toMatch(/^msg_/);
+    const err = await failure(sender.messages.list());
+    expect(err.is('insufficient_scope')).toBe(true);
+    expect(err.status).toBe(403);
+    expect((await admin.keys.list()).keys.map((k) => k.keyId)).toContain(key.keyId);
+    expect((await admin.keys.revoke({ keyId: key.keyId })).key.status).toBe('revoked');
+  });
+});
+
 describe('contact groups', () => {
   it('upserts, lists, adds to, removes from and deletes a group, and types group_not_found and contact_not_found', async () => {
     const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });

@@ -12,6 +12,7 @@
 // in operations/shared/, one small file per piece. This file is the index: the table of every
 // operation, and every name @mailsvc/contract/api exports.
 import { addContactsToGroup } from './operations/add-contacts-to-group.js';
+import { createKey } from './operations/create-key.js';
 import { deleteGroup } from './operations/delete-group.js';
 import { getBulkSend } from './operations/get-bulk-send.js';
 import { getContact } from './operations/get-contact.js';
@@ -22,10 +23,12 @@ import { ingestRelayEvent } from './operations/ingest-relay-event.js';
 import { ingestSesEvent } from './operations/ingest-ses-event.js';
 import { listContacts } from './operations/list-contacts.js';
 import { listGroups } from './operations/list-groups.js';
+import { listKeys } from './operations/list-keys.js';
 import { listMessages } from './operations/list-messages.js';
 import { previewSendToContacts } from './operations/preview-send-to-contacts.js';
 import { removeContactsFromGroup } from './operations/remove-contacts-from-group.js';
 import { resubscribeRecipient } from './operations/resubscribe-recipient.js';
+import { revokeKey } from './operations/revoke-key.js';
 import { sendEmail } from './operations/send-email.js';
 import { sendToContacts } from './operations/send-to-contacts.js';
 import type { Operation } from './operations/shared/operation.js';
@@ -33,6 +36,7 @@ import { upsertContact } from './operations/upsert-contact.js';
 import { upsertContacts } from './operations/upsert-contacts.js';
 import { upsertGroup } from './operations/upsert-group.js';
 
+export { CreateKeyRequest, CreateKeyResponse, KEY_NAME_MAX } from './operations/create-key.js';
 export { DeleteGroupRequest } from './operations/delete-group.js';
 export { BulkJob, GetBulkSendRequest, GetBulkSendResponse } from './operations/get-bulk-send.js';
 export { GetContactRequest, GetContactResponse } from './operations/get-contact.js';
@@ -63,6 +67,7 @@ export {
   ListContactsResponse,
 } from './operations/list-contacts.js';
 export { ListGroupsRequest, ListGroupsResponse } from './operations/list-groups.js';
+export { ListKeysRequest, ListKeysResponse } from './operations/list-keys.js';
 export {
   ListedMessage,
   ListMessagesRequest,
@@ -74,8 +79,20 @@ export {
 } from './operations/list-messages.js';
 export { BulkSendPreviewResponse } from './operations/preview-send-to-contacts.js';
 export { ResubscribeRequest } from './operations/resubscribe-recipient.js';
+export { RevokeKeyRequest, RevokeKeyResponse } from './operations/revoke-key.js';
 export { SendRequest, SendResponse } from './operations/send-email.js';
 export { BulkSendResponse } from './operations/send-to-contacts.js';
+export {
+  API_KEY_EXAMPLE,
+  ApiKeyInfo,
+  KEY_SCOPES,
+  KeyId,
+  type KeyScope,
+  KeyScopeSchema,
+  TEMPLATE_CATEGORIES,
+  TemplateCategories,
+  type TemplateCategoryName,
+} from './operations/shared/api-key.js';
 export {
   BULK_SEND_RULES,
   BulkSendRequest,
@@ -142,6 +159,9 @@ export const operations = {
   sendToContacts,
   previewSendToContacts,
   getBulkSend,
+  createKey,
+  listKeys,
+  revokeKey,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

@@ -35,6 +35,11 @@ export const coreErrors = {
   },
   trial_expired: { status: 402, description: "The tenant's trial has ended." },
   api_key_revoked: { status: 403, description: 'The API key was revoked.' },
+  insufficient_scope: {
+    status: 403,
+    description:
+      "The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.",
+  },
   tenant_not_found: { status: 403, description: "The key's tenant no longer exists." },
   project_inactive: { status: 403, description: "The key's project is inactive." },
   environment_inactive: { status: 403, description: "The key's environment is inactive." },
@@ -86,6 +91,7 @@ export const coreErrors = {
     status: 404,
     description: 'No message with this id in the key’s environment.',
   },
+  key_not_found: { status: 404, description: 'No API key with this id in the key’s environment.' },
   template_not_found: { status: 404, description: 'No template with this id.' },
   template_version_not_found: {
     status: 404,

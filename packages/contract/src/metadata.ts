@@ -6,8 +6,11 @@
 export const METADATA_KEY_PATTERN = '^[A-Za-z0-9_.-]{1,40}$';
 export const METADATA_KEYS_MAX = 20;
 export const METADATA_VALUE_MAX = 256;
-/** No C0 or C1 control character and no DEL in a value (so none reaches a log line or a header). */
-export const METADATA_VALUE_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+/**
+ * No C0 or C1 control character, no DEL and no line or paragraph separator in a value (so none
+ * breaks a log line, a CSV export or a header of whatever reads it).
+ */
+export const METADATA_VALUE_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029]*$';
 
 const KEY = new RegExp(METADATA_KEY_PATTERN);
 const VALUE = new RegExp(METADATA_VALUE_PATTERN, 'u');
@@ -30,7 +33,8 @@ export function metadataProblems(value: unknown, pointer: string): { path: strin
         message: 'is not an allowed key: letters, digits, _, . and -, 1 to 40 characters',
       });
     else if (typeof v !== 'string') problems.push({ path: at, message: 'must be a string' });
-    else if (v.length > METADATA_VALUE_MAX)
+    // characters as the core's schema counts them (code points, not UTF-16 units)
+    else if ([...v].length > METADATA_VALUE_MAX)
       problems.push({ path: at, message: `must be at most ${METADATA_VALUE_MAX} characters` });
     else if (!VALUE.test(v)) problems.push({ path: at, message: 'must not contain control characters' });
   }

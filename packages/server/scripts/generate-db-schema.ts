@@ -74,6 +74,7 @@ const SCALAR_TYPES: Record<string, string> = {
   int8: 'number',
   bool: 'boolean',
   bytea: 'Buffer',
+  _text: 'string[]',
 };
 
 /** The helper types, each emitted when a column uses it. */

@@ -12,6 +12,7 @@ import { loadOrCreateServiceSecret } from './db/repositories/secrets.js';
 import { acceptMessages } from './db/repositories/send.js';
 import { inProcessSignal, postgresSignal } from './delivery/queue-signal.js';
 import { KeyLookupCache } from './domain/auth/authenticate.js';
+import { KeyUsage } from './domain/auth/key-usage.js';
 import { AuthFailureLimiter } from './domain/auth/rate-limit.js';
 import type { Deps, ServiceKeys } from './domain/deps.js';
 import { defaultSnsClient } from './domain/feedback/ingest-ses-event.js';
@@ -80,6 +81,7 @@ export async function openRuntime(
     config,
     log,
     keyCache: new KeyLookupCache(config.MAILSVC_AUTH_CACHE_TTL_MS),
+    keyUsage: new KeyUsage(database.db),
     send: newSendBatchers(database, metrics),
     rateLimits,
     authFailures: new AuthFailureLimiter(rateLimits, config.MAILSVC_AUTH_FAILURE_LIMIT_PER_MINUTE),
@@ -91,6 +93,7 @@ export async function openRuntime(
     database,
     deps,
     async close() {
+      await deps.keyUsage.flushed();
       await queue.close();
       await rateLimits.close();
       await database.close();

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_TOKEN, createHarness, type Harness } from '@mailsvc/testkit/harness';
+import { ADMIN_TOKEN, createHarness, type Harness, postJson, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardAdminCommand, parseAdminArgs, runAdmin } from '../src/cli/admin.js';
 import { adminCommands } from '../src/domain/admin/index.js';
@@ -121,6 +121,49 @@ describe('tenants list, projects list and environments list', () => {
     expect(out.join('\n')).toContain('tenants list [--include-deleted]');
     expect(out.join('\n')).toContain('projects list --tenant ID');
     expect(out.join('\n')).toContain('environments list --project ID');
+  });
+
+  it('creates a send key limited to categories from the command line (--scope send --template-categories a,b)', async () => {
+    const s = await seedScope(h);
+    const env = s.environmentId;
+    const args = [
+      'keys',
+      'create',
+      '--environment',
+      env,
+      '--scope',
+      'send',
+      '--template-categories',
+      'security,transactional',
+      '--name',
+      'cli key',
+    ];
+    const input = parseAdminArgs(args).input;
+    expect(input).toEqual({
+      environment: env,
+      scope: 'send',
+      templateCategories: ['security', 'transactional'],
+      name: 'cli key',
+    });
+    const made = await h.admin('keys.create', input);
+    expect(made.key).toMatchObject({
+      scope: 'send',
+      templateCategories: ['security', 'transactional'],
+      name: 'cli key',
+    });
+    const send = await postJson(h, made.apiKey, '/v1/send', {
+      templateId: 'welcome',
+      to: 'cli-key@example.com',
+      data: {},
+    });
+    expect(send.statusCode).toBe(200);
+    const list = await postJson(h, made.apiKey, '/v1/messages/list', {});
+    expect([list.statusCode, list.json().error.code]).toEqual([403, 'insufficient_scope']);
+    const out: string[] = [];
+    expect(await runAdmin(['--help'], { stdout: (s) => out.push(s), stderr: () => {} })).toBe(0);
+    expect(out.join('\n')).toContain(
+      'keys create --environment ID [--scope full|send] [--template-categories security|transactional|notification,…]',
+    );
   });
 });
 

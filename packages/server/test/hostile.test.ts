@@ -643,6 +643,91 @@ function messageListCorpora(): { endpoint: string; url: string; requests: Hostil
   ];
 }
 
+// ---- API keys
+
+/** POST /v1/keys/create, list, revoke: scope, categories, name, key id. */
+function keyCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const create = { scope: 'send', templateCategories: ['security'], name: 'hostile corpus key' };
+  const createCases: BodyCase[] = [
+    ...fieldBodies(create, [
+      { pointer: '/scope', kind: 'exact', valid: 'send', limits: [10], extra: IDENTIFIER_ATTACKS },
+      {
+        pointer: '/templateCategories/0',
+        kind: 'exact',
+        valid: 'security',
+        limits: [20],
+        extra: IDENTIFIER_ATTACKS,
+      },
+      { pointer: '/name', kind: 'name', valid: 'hostile corpus key', limits: [100] },
+    ]),
+    ...['/scope', '/templateCategories', '/name'].flatMap((p) => wrongTypeBodies(create, p)),
+    {
+      name: '/templateCategories on a full key',
+      body: JSON.stringify({ scope: 'full', templateCategories: ['security'] }),
+      mustRefuse: true,
+    },
+    {
+      name: '/templateCategories: none',
+      body: JSON.stringify({ scope: 'send', templateCategories: [] }),
+      mustRefuse: true,
+    },
+    {
+      name: '/templateCategories: twice the same',
+      body: JSON.stringify({ scope: 'send', templateCategories: ['security', 'security'] }),
+      mustRefuse: true,
+    },
+    { name: '/scope: full', body: JSON.stringify({ scope: 'full' }), mustRefuse: false },
+    ...structuralBodies(create, ''),
+    ...sizeCases(create, '/v1/keys/create'),
+    ...contentTypeBodies(create),
+  ];
+  // another environment's key: never found from this one
+  const revoke = { keyId: sac.keyId };
+  const revokeCases: BodyCase[] = [
+    ...fieldBodies(revoke, [
+      { pointer: '/keyId', kind: 'exact', valid: sac.keyId, limits: [30], extra: IDENTIFIER_ATTACKS },
+    ]),
+    ...wrongTypeBodies(revoke, '/keyId'),
+    ...structuralBodies(revoke, ''),
+    ...sizeCases(revoke, '/v1/keys/revoke'),
+    ...contentTypeBodies(revoke),
+  ];
+  const listCases: BodyCase[] = [
+    { name: 'an empty object', body: '{}', mustRefuse: false },
+    ...structuralBodies({}, ''),
+    ...sizeCases({}, '/v1/keys/list'),
+    ...contentTypeBodies({}),
+  ];
+  return (
+    [
+      ['POST /v1/keys/create', '/v1/keys/create', createCases],
+      ['POST /v1/keys/list', '/v1/keys/list', listCases],
+      ['POST /v1/keys/revoke', '/v1/keys/revoke', revokeCases],
+    ] as const
+  ).map(([endpoint, url, cases]) => ({
+    endpoint,
+    url,
+    requests: bodyRequests(endpoint, url, bearer(s.apiKey), cases),
+  }));
+}
+
+describe('API keys', () => {
+  it('answers every hostile body on /v1/keys/* with a documented 4xx (or its answer when no rule refuses it)', async () => {
+    for (const corpus of keyCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+    // the corpus's key is intact: it still sends
+    const res = await h.request({
+      method: 'GET',
+      url: '/v1/quota',
+      headers: bearer(s.apiKey),
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
 describe('the message list', () => {
   it('answers every hostile body on /v1/messages/list with a documented 4xx (or a page when no rule refuses it)', async () => {
     for (const corpus of messageListCorpora()) {
@@ -1265,6 +1350,7 @@ describe('recipients and messages', () => {
       'POST /v1/send',
       ...lookupCorpora().map((c) => c.endpoint),
       ...messageListCorpora().map((c) => c.endpoint),
+      ...keyCorpora().map((c) => c.endpoint),
       ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
       ...groupCorpora().map((c) => c.endpoint),
       ...contactCorpora().map((c) => c.endpoint),

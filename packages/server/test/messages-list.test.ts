@@ -137,6 +137,7 @@ describe('metadata on sends', () => {
       [{ note: 'line\r\nX-Injected: 1' }, '/metadata/note'],
       [{ note: 'bell\u0007' }, '/metadata/note'],
       [{ note: 'c1\u0085' }, '/metadata/note'],
+      [{ note: 'line\u2028separator' }, '/metadata/note'],
       [{ count: 3 }, '/metadata/count'],
       [{ nested: { a: 'b' } }, '/metadata/nested'],
     ];
@@ -188,6 +189,35 @@ describe('metadata on sends', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('idempotency_key_reused');
+    // {} and no metadata are the same request (the same thing is stored)
+    const keyed = (payload: unknown) =>
+      h.request({
+        method: 'POST',
+        url: '/v1/send',
+        headers: {
+          authorization: `Bearer ${s.apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'meta-2',
+        },
+        payload: JSON.stringify(payload),
+      });
+    const plain = await keyed(login('meta-idem@example.com'));
+    const empty = await keyed(login('meta-idem@example.com', { metadata: {} }));
+    expect(empty.json()).toEqual({ ...plain.json(), idempotent: true });
+  });
+
+  it('keeps environments apart for the same pair: each environment lists its own messages only', async () => {
+    const mine = await send(login('pair-a@example.com', { metadata: { shared: 'same-value' } }));
+    const theirs = await send(
+      login('pair-b@example.com', { metadata: { shared: 'same-value' } }),
+      other.apiKey,
+    );
+    const ids = async (apiKey: string) =>
+      ((await list({ metadata: { shared: 'same-value' } }, apiKey)).json().messages as Listed[]).map(
+        (m) => m.messageId,
+      );
+    expect(await ids(s.apiKey)).toEqual([mine]);
+    expect(await ids(other.apiKey)).toEqual([theirs]);
   });
 
   it('deletes a message’s metadata pairs with the message at retention', async () => {

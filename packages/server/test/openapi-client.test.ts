@@ -127,6 +127,9 @@ const calls: Record<string, Call> = {
     client.POST('/v1/recipients/resubscribe', { body: b as JsonBody<'/v1/recipients/resubscribe'> }),
   '/v1/messages/get': (b) => client.POST('/v1/messages/get', { body: b as JsonBody<'/v1/messages/get'> }),
   '/v1/messages/list': (b) => client.POST('/v1/messages/list', { body: b as JsonBody<'/v1/messages/list'> }),
+  '/v1/keys/create': (b) => client.POST('/v1/keys/create', { body: b as JsonBody<'/v1/keys/create'> }),
+  '/v1/keys/list': (b) => client.POST('/v1/keys/list', { body: b as JsonBody<'/v1/keys/list'> }),
+  '/v1/keys/revoke': (b) => client.POST('/v1/keys/revoke', { body: b as JsonBody<'/v1/keys/revoke'> }),
   '/v1/events/intake': (b) =>
     client.POST('/v1/events/intake', { body: b as JsonBody<'/v1/events/intake'>, headers: {} }),
   '/v1/events/ses': (b) => client.POST('/v1/events/ses', { body: b as JsonBody<'/v1/events/ses'> }),
@@ -189,6 +192,7 @@ describe('a client generated from docs/openapi.json', () => {
       const body = exampleBody(operationId);
       if (body && 'messageId' in body && ids.messageId) body.messageId = ids.messageId;
       if (body && 'jobId' in body && ids.jobId) body.jobId = ids.jobId;
+      if (body && 'keyId' in body && ids.keyId) body.keyId = ids.keyId;
       if (body && Array.isArray(body.contactIds))
         body.contactIds = body.contactIds.map((c: string) => (c.startsWith('ct_') ? jane.contact.id : c));
       if (body !== undefined && !isValidBody(path, method, body))
@@ -197,6 +201,8 @@ describe('a client generated from docs/openapi.json', () => {
       const answer = data ?? error;
       for (const key of ['messageId', 'jobId'])
         if (data && typeof (data as Json)[key] === 'string') ids[key] = (data as Json)[key];
+      // the key the create example made is the one the revoke example revokes
+      if (path === '/v1/keys/create' && data) ids.keyId = (data as { key: { keyId: string } }).key.keyId;
       statuses.push(`${path} ${response.status} ${JSON.stringify(error ?? '').slice(0, 200)}`);
       for (const p of answerProblems(path, method, response.status, answer)) problems.push(`${path}: ${p}`);
     }

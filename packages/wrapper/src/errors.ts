@@ -77,6 +77,8 @@ export const coreErrorHandling = {
   from_domain_not_allowed: 'pass',
   // The wrapper only sends: the message lookup is never called through it.
   message_not_found: 'failed',
+  // Nor the keys endpoints.
+  key_not_found: 'failed',
   // Nor the relay event intakes, which are not called with an API key.
   invalid_signature: 'failed',
   sns_topic_not_registered: 'failed',
@@ -94,6 +96,8 @@ export const coreErrorHandling = {
   missing_api_key: 'misconfigured',
   invalid_api_key: 'misconfigured',
   api_key_revoked: 'misconfigured',
+  // The wrapper's key must be able to send the route's template (a send key of that category).
+  insufficient_scope: 'misconfigured',
   tenant_not_found: 'misconfigured',
   project_not_found: 'misconfigured',
   environment_not_found: 'misconfigured',

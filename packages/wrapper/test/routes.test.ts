@@ -132,6 +132,13 @@ describe('envelope', () => {
     expect(tooMany.json().error.details).toEqual([
       { path: '/metadata', message: 'must have at most 20 keys' },
     ]);
+    // 256 characters counted as the core counts them: code points, so 256 emoji are fine
+    const emoji = await call(router, '/auth/login-code', {
+      body: { ...LOGIN, metadata: { e: '😀'.repeat(256) } },
+    });
+    expect(
+      emoji.json().error?.details?.some((d: { path: string }) => d.path.startsWith('/metadata')),
+    ).not.toBe(true);
     const notObject = await call(router, '/auth/login-code', { body: { ...LOGIN, metadata: ['a'] } });
     expect(notObject.json().error.details.map((d: { path: string }) => d.path)).toEqual(['/metadata']);
   });

@@ -14,6 +14,7 @@ export interface CoreErrorStatus {
   invalid_signature: 401;
   trial_expired: 402;
   api_key_revoked: 403;
+  insufficient_scope: 403;
   tenant_not_found: 403;
   project_inactive: 403;
   environment_inactive: 403;
@@ -34,6 +35,7 @@ export interface CoreErrorStatus {
   group_not_found: 404;
   job_not_found: 404;
   message_not_found: 404;
+  key_not_found: 404;
   template_not_found: 404;
   template_version_not_found: 404;
   method_not_allowed: 405;
@@ -146,7 +148,7 @@ export interface SendEmailBody {
    */
   replyTo?: string
   /**
-   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
    */
   metadata?: {
     /**
@@ -264,7 +266,7 @@ export interface GetRecipientStatusResult {
       reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
     }
     /**
-     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
      */
     metadata: {
       /**
@@ -346,7 +348,7 @@ export interface GetMessageResult {
       reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
     }
     /**
-     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
      */
     metadata: {
       /**
@@ -500,7 +502,7 @@ export interface ListMessagesResult {
       reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
     }
     /**
-     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
      */
     metadata: {
       /**
@@ -1257,7 +1259,7 @@ export interface SendToContactsBody {
    */
   to?: (string | string[])
   /**
-   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
    */
   metadata?: {
     /**
@@ -1335,7 +1337,7 @@ export interface PreviewSendToContactsBody {
    */
   to?: (string | string[])
   /**
-   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+   * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
    */
   metadata?: {
     /**
@@ -1457,7 +1459,7 @@ export interface GetBulkSendResult {
     pausedAt: (string | null)
     canceledAt: (string | null)
     /**
-     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
      */
     metadata: {
       /**
@@ -1468,6 +1470,150 @@ export interface GetBulkSendResult {
        */
       [k: string]: string
     }
+  }
+}
+
+/** The body of `POST /v1/keys/create`. */
+export interface CreateKeyBody {
+  /**
+   * full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+   */
+  scope: ("full" | "send")
+  /**
+   * send keys only: the template categories it may send (default: every category)
+   *
+   * @minItems 1
+   * @maxItems 3
+   */
+  templateCategories?: ("security" | "transactional" | "notification")[]
+  /**
+   * what the key is for, e.g. "wrapper"; one line, no control, bidirectional or invisible characters
+   */
+  name?: string
+}
+
+/** The 200 answer of `POST /v1/keys/create`. */
+export interface CreateKeyResult {
+  ok: true
+  key: {
+    /**
+     * key_… id
+     */
+    keyId: string
+    /**
+     * how the key looks, to recognise it: msk_<id>_…<the last 4 characters of its secret>
+     */
+    hint: string
+    name: (string | null)
+    /**
+     * full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+     */
+    scope: ("full" | "send")
+    /**
+     * a send key limited to these template categories; null: every category
+     */
+    templateCategories: (("security" | "transactional" | "notification")[] | null)
+    status: ("active" | "revoked")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * when the key last authenticated a request, to the minute (null: never)
+     */
+    lastUsedAt: (string | null)
+    revokedAt: (string | null)
+  }
+  /**
+   * the whole key, msk_…: shown here once, never again
+   */
+  apiKey: string
+}
+
+/** The body of `POST /v1/keys/list`. */
+/**
+ * no fields: {}
+ */
+export interface ListKeysBody {
+  
+}
+
+/** The 200 answer of `POST /v1/keys/list`. */
+export interface ListKeysResult {
+  ok: true
+  /**
+   * every key of the environment, revoked ones too, oldest first
+   */
+  keys: {
+    /**
+     * key_… id
+     */
+    keyId: string
+    /**
+     * how the key looks, to recognise it: msk_<id>_…<the last 4 characters of its secret>
+     */
+    hint: string
+    name: (string | null)
+    /**
+     * full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+     */
+    scope: ("full" | "send")
+    /**
+     * a send key limited to these template categories; null: every category
+     */
+    templateCategories: (("security" | "transactional" | "notification")[] | null)
+    status: ("active" | "revoked")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * when the key last authenticated a request, to the minute (null: never)
+     */
+    lastUsedAt: (string | null)
+    revokedAt: (string | null)
+  }[]
+}
+
+/** The body of `POST /v1/keys/revoke`. */
+export interface RevokeKeyBody {
+  /**
+   * key_… id
+   */
+  keyId: string
+}
+
+/** The 200 answer of `POST /v1/keys/revoke`. */
+export interface RevokeKeyResult {
+  ok: true
+  key: {
+    /**
+     * key_… id
+     */
+    keyId: string
+    /**
+     * how the key looks, to recognise it: msk_<id>_…<the last 4 characters of its secret>
+     */
+    hint: string
+    name: (string | null)
+    /**
+     * full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+     */
+    scope: ("full" | "send")
+    /**
+     * a send key limited to these template categories; null: every category
+     */
+    templateCategories: (("security" | "transactional" | "notification")[] | null)
+    status: ("active" | "revoked")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * when the key last authenticated a request, to the minute (null: never)
+     */
+    lastUsedAt: (string | null)
+    revokedAt: (string | null)
   }
 }
 
@@ -1493,30 +1639,36 @@ export const operations = {
   sendToContacts: { method: 'POST', path: '/v1/contacts/send', idempotencyKey: true },
   previewSendToContacts: { method: 'POST', path: '/v1/contacts/send/dry-run', idempotencyKey: false },
   getBulkSend: { method: 'POST', path: '/v1/contacts/send/get', idempotencyKey: false },
+  createKey: { method: 'POST', path: '/v1/keys/create', idempotencyKey: false },
+  listKeys: { method: 'POST', path: '/v1/keys/list', idempotencyKey: false },
+  revokeKey: { method: 'POST', path: '/v1/keys/revoke', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
 /** The error codes each operation can answer. */
 export interface OperationErrors {
-  getQuota: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
-  sendEmail: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'invalid_from_address' | 'invalid_from_name' | 'invalid_reply_to' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed' | 'monthly_quota_exceeded';
-  getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
-  resubscribeRecipient: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
-  getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';
-  listMessages: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getQuota: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  sendEmail: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'invalid_from_address' | 'invalid_from_name' | 'invalid_reply_to' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed' | 'monthly_quota_exceeded';
+  getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  resubscribeRecipient: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';
+  listMessages: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   ingestRelayEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'rate_limited' | 'service_unavailable' | 'internal';
   ingestSesEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'sns_topic_not_registered' | 'rate_limited' | 'service_unavailable' | 'internal';
-  upsertContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
-  upsertContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
-  getContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
-  listContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
-  upsertGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
-  listGroups: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
-  deleteGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found' | 'group_not_found';
-  addContactsToGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
-  removeContactsFromGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found' | 'group_not_found';
-  sendToContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'group_not_found' | 'contact_not_found' | 'idempotency_key_reused' | 'monthly_quota_exceeded';
-  previewSendToContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'group_not_found' | 'contact_not_found';
-  getBulkSend: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'job_not_found';
+  upsertContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  upsertContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  listContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  upsertGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  listGroups: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  deleteGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found' | 'group_not_found';
+  addContactsToGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found';
+  removeContactsFromGroup: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'contact_not_found' | 'group_not_found';
+  sendToContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'group_not_found' | 'contact_not_found' | 'idempotency_key_reused' | 'monthly_quota_exceeded';
+  previewSendToContacts: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'group_not_found' | 'contact_not_found';
+  getBulkSend: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'job_not_found';
+  createKey: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  listKeys: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  revokeKey: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'key_not_found';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];

@@ -55,6 +55,7 @@ export const getQuota = {
   method: 'GET',
   path: '/v1/quota',
   sdk: 'quota.get',
+  scopes: ['full', 'send'],
   summary: "The operational quota of the key's environment",
   response: QuotaResponse,
   errors: [...API_KEY_ERRORS, ...ACCESS_ERRORS],

@@ -49,6 +49,7 @@ export const sendEmail = {
   method: 'POST',
   path: '/v1/send',
   sdk: 'emails.send',
+  scopes: ['full', 'send'],
   summary: 'Queue one templated email',
   body: SendRequest,
   headers: IdempotencyKeyHeader,

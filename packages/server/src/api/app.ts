@@ -28,6 +28,7 @@ import { contactRoutes } from './routes/contacts.js';
 import { eventRoutes } from './routes/events.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
+import { keyRoutes } from './routes/keys.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recipientRoutes } from './routes/recipients.js';
@@ -207,6 +208,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   quotaRoutes(app, deps);
   sendRoutes(app, deps);
   recipientRoutes(app, deps);
+  keyRoutes(app, deps);
   contactRoutes(app, deps);
   groupRoutes(app, deps);
   bulkRoutes(app, deps);

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { KeyScope } from '@mailsvc/contract/api';
 import { clientLimitKey, rateLimitHeaders } from '@mailsvc/contract/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -6,6 +7,7 @@ import {
   type AuthContext,
   authenticate,
   requireAccess,
+  requireScope,
 } from '../domain/auth/authenticate.js';
 import { apiKeyPolicy } from '../domain/auth/rate-limit.js';
 import type { Deps } from '../domain/deps.js';
@@ -17,6 +19,8 @@ declare module 'fastify' {
     /** 'apiKey': a tenant API key (and `access` checks); 'admin': the admin token; default none. */
     auth?: 'apiKey' | 'admin';
     access?: readonly AccessCheck[];
+    /** apiKey routes: the key scopes that may call it (the contract's; default full only). */
+    scopes?: readonly KeyScope[];
     /** POST bodies must be JSON (415 otherwise), checked after authentication. */
     jsonBody?: boolean;
     is405?: boolean;
@@ -84,6 +88,7 @@ export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string
     const config = req.routeOptions.config;
     if (config.auth === 'apiKey') {
       req.auth = await checkFailure(deps, req, () => authenticate(deps, req.headers.authorization));
+      deps.keyUsage.touch(req.auth.keyId, deps.clock.now());
       // The key's own rate (its plan's), before anything else is done for it.
       const policy = apiKeyPolicy(req.auth.rateLimit);
       const decision = await deps.rateLimits.limiter(policy).consume(req.auth.keyId);
@@ -97,6 +102,7 @@ export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string
         );
       }
       reply.headers(headers);
+      requireScope(req.auth, config.scopes ?? ['full']);
       requireAccess(req.auth, config.access ?? []);
     } else if (config.auth === 'admin') {
       const token = /^Bearer[ \t]+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';

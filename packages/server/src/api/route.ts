@@ -44,7 +44,7 @@ export function apiRoute(
     method: op.method,
     url: op.path,
     config: {
-      ...(isApiKey && { auth: 'apiKey' as const, access: opts.access }),
+      ...(isApiKey && { auth: 'apiKey' as const, access: opts.access, scopes: op.scopes ?? ['full'] }),
       // Operations taking other media types check them in their own content-type parser.
       jsonBody: op.method === 'POST' && op.contentTypes === undefined,
       operationId: id,

@@ -76,6 +76,8 @@ function valueHint(schema: TSchema): string {
   if (schema.type === 'integer') return 'N';
   if (typeof schema.pattern === 'string' && /^\^[a-z]{3}_/.test(schema.pattern)) return 'ID';
   if (schema.type === 'boolean') return 'true|false';
+  if (Array.isArray(schema.enum)) return schema.enum.join('|');
+  if (schema.type === 'array') return `${valueHint(schema.items as TSchema)},…`;
   const literals = (schema.anyOf as TSchema[] | undefined)?.filter(
     (s) => s.const !== undefined && s.const !== '',
   );
@@ -92,6 +94,8 @@ function coerce(prop: string, schema: TSchema, raw: string): unknown {
     if (raw !== 'true' && raw !== 'false') throw new UsageError(`--${kebab(prop)}: must be true or false`);
     return raw === 'true';
   }
+  // a list: comma-separated (--template-categories security,transactional)
+  if (schema.type === 'array') return raw.split(',').map((v) => v.trim());
   return raw;
 }
 

@@ -17,6 +17,8 @@ import { untilStopSignal } from './stop-signal.js';
 import { checkDeliverySettings, startDelivery } from './worker.js';
 
 const DEV_KEY_FILE = 'dev-api-key';
+/** The wrapper's key in `mailsvc start`: send scope, as a wrapper's key should be (DESIGN.md §12). */
+const WRAPPER_KEY_FILE = 'wrapper-api-key';
 
 function portError(err: unknown, port: number, host: string): StartupError | null {
   const code = (err as { code?: string }).code;
@@ -50,21 +52,32 @@ async function ensurePortFree(port: number, host: string): Promise<void> {
   });
 }
 
-/** The dev API key kept in the data directory, recreated if it was revoked or its scope deleted. */
-async function ensureDevKey(deps: Deps, dataDir: string): Promise<string> {
-  const scope = await ensureDemo(deps);
-  const saved = readSecretFile(dataDir, DEV_KEY_FILE);
+/**
+ * A key of the demo environment kept in the data directory (mode 0600), the same on every start;
+ * made again if it was revoked, its scope deleted, or it is not of `scope`.
+ */
+async function ensureKey(deps: Deps, dataDir: string, file: string, scope: 'full' | 'send'): Promise<string> {
+  const demo = await ensureDemo(deps);
+  const saved = readSecretFile(dataDir, file);
   if (saved) {
     try {
       const auth = await authenticate(deps, `Bearer ${saved}`);
-      if (auth.environmentId === scope.environmentId) return saved;
+      if (auth.environmentId === demo.environmentId && auth.scope === scope) return saved;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
   }
   // The key and its audit event together, as every admin change (createKey's auditedChange).
-  const { apiKey } = await createKey(deps, { environment: scope.environmentId }, 'system:start');
-  writeSecretFile(dataDir, DEV_KEY_FILE, apiKey);
+  const { apiKey } = await createKey(
+    deps,
+    {
+      environment: demo.environmentId,
+      scope,
+      name: scope === 'send' ? 'wrapper (mailsvc start)' : 'dev key (mailsvc start)',
+    },
+    'system:start',
+  );
+  writeSecretFile(dataDir, file, apiKey);
   return apiKey;
 }
 
@@ -166,7 +179,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   // The gallery sends only with the capture transport on the embedded database (dev-access.ts).
   const devPages = devPagesFor(config, mode, database.kind);
   const app = await buildApp(deps, { adminToken, extraRoutes: devPageRoutes(deps, devPages) });
-  const devKey = mode === 'start' ? await ensureDevKey(deps, config.dataDir) : undefined;
+  const devKey = mode === 'start' ? await ensureKey(deps, config.dataDir, DEV_KEY_FILE, 'full') : undefined;
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
@@ -178,7 +191,14 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   const host = reachableHost(config.HOST);
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   database.lock?.update({ adminUrl: adminToken ? baseUrl : undefined });
-  const wrapper = devKey ? await startLocalWrapper(config, baseUrl, devKey, deps) : undefined;
+  const wrapper = devKey
+    ? await startLocalWrapper(
+        config,
+        baseUrl,
+        await ensureKey(deps, config.dataDir, WRAPPER_KEY_FILE, 'send'),
+        deps,
+      )
+    : undefined;
   const delivery =
     mode === 'start' ? await startDelivery(deps, { isSoleWorker: database.kind === 'pglite' }) : undefined;
   const inbound =

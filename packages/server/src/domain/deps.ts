@@ -8,6 +8,7 @@ import type { Db } from '../db/schema.js';
 import type { QueueSignal } from '../delivery/queue-signal.js';
 import type { Metrics } from '../metrics.js';
 import type { KeyLookupCache } from './auth/authenticate.js';
+import type { KeyUsage } from './auth/key-usage.js';
 import type { AuthFailureLimiter } from './auth/rate-limit.js';
 import type { SnsClient } from './feedback/ingest-ses-event.js';
 
@@ -28,6 +29,8 @@ export interface Deps {
   config: Config;
   log: Logger;
   keyCache: KeyLookupCache;
+  /** When each key was last used, written at most once a minute (domain/auth/key-usage.ts). */
+  keyUsage: KeyUsage;
   /** Wakes delivery workers after an accept. */
   queue: QueueSignal;
   keys: ServiceKeys;

@@ -102,6 +102,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an API key of the environment, full or send-only (shown once; full keys only) */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The environment’s API keys: scope, name, created and last used (full keys only) */
+        post: operations["listKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke an API key of the environment (full keys only) */
+        post: operations["revokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/upsert": {
         parameters: {
             query?: never;
@@ -372,6 +423,7 @@ export interface components {
          *     - `invalid_signature` (401): A relay event (POST /v1/events/intake, /v1/events/ses) is unsigned, wrongly signed, signed with no current secret of its environment, or outside the 5-minute timestamp tolerance.
          *     - `trial_expired` (402): The tenant's trial has ended.
          *     - `api_key_revoked` (403): The API key was revoked.
+         *     - `insufficient_scope` (403): The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
          *     - `tenant_not_found` (403): The key's tenant no longer exists.
          *     - `project_inactive` (403): The key's project is inactive.
          *     - `environment_inactive` (403): The key's environment is inactive.
@@ -392,6 +444,7 @@ export interface components {
          *     - `group_not_found` (404): No contact group with this slug in the tenant.
          *     - `job_not_found` (404): No bulk send with this id in the key’s environment.
          *     - `message_not_found` (404): No message with this id in the key’s environment.
+         *     - `key_not_found` (404): No API key with this id in the key’s environment.
          *     - `template_not_found` (404): No template with this id.
          *     - `template_version_not_found` (404): The template has no published version by that name.
          *     - `method_not_allowed` (405): The path exists but not for this method; see the `Allow` header.
@@ -406,7 +459,7 @@ export interface components {
          *     - `service_unavailable` (503): The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
+        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
     };
     responses: never;
     parameters: never;
@@ -535,6 +588,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -632,7 +687,7 @@ export interface operations {
                     /** @description at most 120 characters; no line breaks, control, bidi or invisible characters */
                     fromName?: string;
                     replyTo?: string;
-                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -711,6 +766,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -946,7 +1003,7 @@ export interface operations {
                                 /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
                                 reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
                             };
-                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
                             metadata: {
                                 [key: string]: string;
                             };
@@ -987,6 +1044,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -1142,6 +1201,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -1317,7 +1378,7 @@ export interface operations {
                                 /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
                                 reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
                             };
-                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
                             metadata: {
                                 [key: string]: string;
                             };
@@ -1390,6 +1451,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -1592,7 +1655,7 @@ export interface operations {
                                 /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
                                 reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
                             };
-                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
                             metadata: {
                                 [key: string]: string;
                             };
@@ -1638,6 +1701,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -1656,6 +1721,574 @@ export interface operations {
              * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
              *
              *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scope": "send",
+                 *       "name": "wrapper (send only)"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+                     * @enum {string}
+                     */
+                    scope: "full" | "send";
+                    /** @description send keys only: the template categories it may send (default: every category) */
+                    templateCategories?: ("security" | "transactional" | "notification")[];
+                    /** @description what the key is for, e.g. "wrapper"; one line, no control, bidirectional or invisible characters */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "key": {
+                     *         "keyId": "key_01M81C1XJB7Y4KHB01G4B1P0M5",
+                     *         "hint": "msk_01M81C1XJB7Y4KHB01G4B1P0M5_…x7Qa",
+                     *         "name": "wrapper (send only)",
+                     *         "scope": "send",
+                     *         "templateCategories": null,
+                     *         "status": "active",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "lastUsedAt": "2026-11-22T11:02:00.000Z",
+                     *         "revokedAt": null
+                     *       },
+                     *       "apiKey": "msk_01M81C1XJB7Y4KHB01G4B1P0M5_GagDDq0cN1vWkD0Zr5o2uIcrt7yq8kkG1yXx7Qa"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        key: {
+                            /** @description key_… id */
+                            keyId: string;
+                            /** @description how the key looks, to recognise it: msk_<id>_…<the last 4 characters of its secret> */
+                            hint: string;
+                            name: string | null;
+                            /**
+                             * @description full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+                             * @enum {string}
+                             */
+                            scope: "full" | "send";
+                            /** @description a send key limited to these template categories; null: every category */
+                            templateCategories: ("security" | "transactional" | "notification")[] | null;
+                            status: "active" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /** @description when the key last authenticated a request, to the minute (null: never) */
+                            lastUsedAt: string | null;
+                            revokedAt: string | null;
+                        };
+                        /** @description the whole key, msk_…: shown here once, never again */
+                        apiKey: string;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description no fields: {} */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "keys": [
+                     *         {
+                     *           "keyId": "key_01M81C1XJB7Y4KHB01G4B1P0M5",
+                     *           "hint": "msk_01M81C1XJB7Y4KHB01G4B1P0M5_…x7Qa",
+                     *           "name": "wrapper (send only)",
+                     *           "scope": "send",
+                     *           "templateCategories": null,
+                     *           "status": "active",
+                     *           "createdAt": "2026-11-22T10:15:30.123Z",
+                     *           "lastUsedAt": "2026-11-22T11:02:00.000Z",
+                     *           "revokedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description every key of the environment, revoked ones too, oldest first */
+                        keys: {
+                            /** @description key_… id */
+                            keyId: string;
+                            /** @description how the key looks, to recognise it: msk_<id>_…<the last 4 characters of its secret> */
+                            hint: string;
+                            name: string | null;
+                            /**
+                             * @description full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+                             * @enum {string}
+                             */
+                            scope: "full" | "send";
+                            /** @description a send key limited to these template categories; null: every category */
+                            templateCategories: ("security" | "transactional" | "notification")[] | null;
+                            status: "active" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /** @description when the key last authenticated a request, to the minute (null: never) */
+                            lastUsedAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "keyId": "key_01M81C1XJB7Y4KHB01G4B1P0M5"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description key_… id */
+                    keyId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "key": {
+                     *         "keyId": "key_01M81C1XJB7Y4KHB01G4B1P0M5",
+                     *         "hint": "msk_01M81C1XJB7Y4KHB01G4B1P0M5_…x7Qa",
+                     *         "name": "wrapper (send only)",
+                     *         "scope": "send",
+                     *         "templateCategories": null,
+                     *         "status": "revoked",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "lastUsedAt": "2026-11-22T11:02:00.000Z",
+                     *         "revokedAt": "2026-11-23T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        key: {
+                            /** @description key_… id */
+                            keyId: string;
+                            /** @description how the key looks, to recognise it: msk_<id>_…<the last 4 characters of its secret> */
+                            hint: string;
+                            name: string | null;
+                            /**
+                             * @description full: every operation; send: POST /v1/send, POST /v1/send/batch and GET /v1/quota only
+                             * @enum {string}
+                             */
+                            scope: "full" | "send";
+                            /** @description a send key limited to these template categories; null: every category */
+                            templateCategories: ("security" | "transactional" | "notification")[] | null;
+                            status: "active" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /** @description when the key last authenticated a request, to the minute (null: never) */
+                            lastUsedAt: string | null;
+                            revokedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `key_not_found`: No API key with this id in the key’s environment.
              */
             404: {
                 headers: {
@@ -1866,6 +2499,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -2053,6 +2688,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -2261,6 +2898,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -2640,6 +3279,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -2817,6 +3458,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -2991,6 +3634,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -3142,6 +3787,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -3306,6 +3953,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -3466,6 +4115,8 @@ export interface operations {
             /**
              * @description `api_key_revoked`: The API key was revoked.
              *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -3595,7 +4246,7 @@ export interface operations {
                     };
                     /** @description tutorial alias: one contact email or id, or a list of them */
                     to?: string | string[];
-                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -3666,6 +4317,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -3813,7 +4466,7 @@ export interface operations {
                     };
                     /** @description tutorial alias: one contact email or id, or a list of them */
                     to?: string | string[];
-                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                    /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
                     metadata?: {
                         [key: string]: string;
                     };
@@ -3896,6 +4549,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -4104,7 +4759,7 @@ export interface operations {
                             updatedAt: string;
                             pausedAt: string | null;
                             canceledAt: string | null;
-                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail */
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
                             metadata: {
                                 [key: string]: string;
                             };
@@ -4145,6 +4800,8 @@ export interface operations {
             };
             /**
              * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *

@@ -7,6 +7,7 @@ export const API_KEY_ERRORS = [
   'missing_api_key',
   'invalid_api_key',
   'api_key_revoked',
+  'insufficient_scope',
   'tenant_not_found',
   'project_not_found',
   'environment_not_found',

@@ -1,6 +1,5 @@
 // A send's metadata (DESIGN.md §12): the app's own keys and values, stored with the message for
-// its whole retention, returned by the message reads and carried by webhook events; never
-// rendered into mail.
+// its whole retention and returned by the message reads; never rendered into mail.
 import { type Static, Type } from '@sinclair/typebox';
 
 import {
@@ -22,7 +21,7 @@ export const Metadata = Type.Record(Type.String({ pattern: METADATA_KEY_PATTERN 
   additionalProperties: false,
   maxProperties: METADATA_KEYS_MAX,
   description:
-    'your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters; kept with the message, returned by the reads, never put into the mail',
+    'your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail',
 });
 export type Metadata = Static<typeof Metadata>;
 

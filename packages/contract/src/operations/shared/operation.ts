@@ -1,6 +1,7 @@
 // What the contract declares of each operation: route, SDK method, schemas, errors, example.
 import type { TSchema } from '@sinclair/typebox';
 import type { CoreErrorCode } from '../../errors.js';
+import type { KeyScope } from './api-key.js';
 
 export interface Operation {
   method: 'GET' | 'POST';
@@ -10,6 +11,8 @@ export interface Operation {
    * environment's intake secret; an Amazon SNS signature plus a registered topic.
    */
   auth?: 'apiKey' | 'webhookSignature' | 'snsSignature';
+  /** API-key operations: the key scopes that may call it (default: full keys only). */
+  scopes?: readonly KeyScope[];
   /** Request media types when not only application/json (SNS posts text/plain). */
   contentTypes?: readonly string[];
   /** The SDK method, `group.method` on the client. */

@@ -78,6 +78,10 @@ export interface ApiKeysTable {
   hint: string;
   created_at: Timestamp;
   revoked_at: NullableTimestamp;
+  scope: Generated<'full' | 'send'>;
+  template_categories: Nullable<string[]>;
+  name: Nullable<string>;
+  last_used_at: NullableTimestamp;
 }
 
 export type DomainScope = 'tenant' | 'project' | 'environment';

@@ -15,6 +15,8 @@ export async function findKeyScope(db: Db, keyId: string) {
       'k.id as keyId',
       'k.secret_sha256 as secretSha256',
       'k.revoked_at as revokedAt',
+      'k.scope as scope',
+      'k.template_categories as templateCategories',
       't.id as tenantId',
       't.deleted_at as tenantDeletedAt',
       't.plan_id as planId',
@@ -47,7 +49,18 @@ export async function findKeyScope(db: Db, keyId: string) {
 export type KeyScopeRow = NonNullable<Awaited<ReturnType<typeof findKeyScope>>>;
 
 /** What an admin may see of a key: everything but the hash of its secret. */
-const KEY_COLUMNS = ['id', 'tenant_id', 'environment_id', 'hint', 'created_at', 'revoked_at'] as const;
+const KEY_COLUMNS = [
+  'id',
+  'tenant_id',
+  'environment_id',
+  'hint',
+  'scope',
+  'template_categories',
+  'name',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
 export type ApiKeyRow = Omit<Selectable<ApiKeysTable>, 'secret_sha256'>;
 
 export function insertApiKey(db: Db, key: Insertable<ApiKeysTable>) {
@@ -74,5 +87,33 @@ export function listApiKeys(db: Db, environmentId: string) {
     .select(KEY_COLUMNS)
     .where('environment_id', '=', environmentId)
     .orderBy('id')
+    .execute();
+}
+
+/** One key of an environment (another environment's is undefined, as a missing one). */
+export function findEnvironmentKey(db: Db, environmentId: string, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(KEY_COLUMNS)
+    .where('id', '=', id)
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirst();
+}
+
+/**
+ * Records a use of the key at `now`, unless one within `resolutionMs` is recorded already (so
+ * replicas writing the same minute do not each rewrite the row).
+ */
+export async function setKeyLastUsed(db: Db, id: string, now: Date, resolutionMs: number): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<=', new Date(now.getTime() - resolutionMs)),
+      ]),
+    )
     .execute();
 }

@@ -93,37 +93,9 @@ export async function listMessagePage(
   limit: number,
 ): Promise<ListedRow[]> {
   const ids = idRange(f, beforeId);
-  const idConds = (col: string) => [
-    ...(ids.below !== undefined ? [sql`${sql.ref(col)} < ${ids.below}`] : []),
-    ...(ids.from !== undefined ? [sql`${sql.ref(col)} >= ${ids.from}`] : []),
-  ];
   const pairs = await rarestFirst(db, environmentId, f.metadata ?? []);
   const byPair = f.bulkJobId === undefined && pairs.length > 0;
-  const conds: RawBuilder<unknown>[] = [
-    // The environment, stated once where it is known: a bulk job's messages are all of the job's
-    // environment (the job is looked up in this one), and a message's metadata pairs carry its
-    // environment (they are written with the message, from the same value: accept_messages.sql,
-    // bulk.ts), so the walk of this environment's pairs finds this environment's messages only.
-    ...(f.bulkJobId !== undefined
-      ? [
-          sql`m.bulk_job_id = (SELECT j.id FROM bulk_jobs j WHERE j.id = ${f.bulkJobId} AND j.environment_id = ${environmentId})`,
-        ]
-      : byPair
-        ? []
-        : [sql`m.environment_id = ${environmentId}`]),
-    ...idConds('m.id'),
-    ...(f.templateId !== undefined ? [sql`m.template_id = ${f.templateId}`] : []),
-    ...(f.toEmail !== undefined ? [sql`m.to_email = ${f.toEmail}`] : []),
-    // messages_recipient_idx is by created_at: bound it too, so the walk starts at the cursor.
-    ...(f.toEmail !== undefined && ids.below !== undefined
-      ? [sql`m.created_at < ${timeOfId(ids.below)}::timestamptz + interval '1 millisecond'`]
-      : []),
-    // the other pairs than the one that drives: a probe each of message_metadata's key
-    ...(f.bulkJobId !== undefined ? pairs : pairs.slice(1)).map(
-      ([key, value]) => sql`EXISTS (SELECT 1 FROM message_metadata p WHERE p.environment_id = ${environmentId}
-                              AND p.key = ${key} AND p.value = ${value} AND p.message_id = m.id)`,
-    ),
-  ];
+  const conds = pageConditions(environmentId, f, ids, pairs, byPair);
   const columns = sql.join(
     [...SUMMARY, 'to_email'].map((c) => sql.ref(`m.${c}`)),
     sql`, `,
@@ -141,7 +113,7 @@ export async function listMessagePage(
       sql`mm.key = ${key}`,
       sql`mm.value = ${value}`,
       // the id range again, on the walked index (the planner does not carry it over the join)
-      ...idConds('mm.message_id'),
+      ...idConditions('mm.message_id', ids),
     ];
     query = sql`
       SELECT ${columns} FROM message_metadata mm JOIN messages m ON m.id = mm.message_id
@@ -165,6 +137,51 @@ export async function listMessagePage(
   }
   return (await query.execute(db)).rows;
 }
+
+/** The conditions every row of the page meets, but the driving metadata pair's (see listMessagePage). */
+function pageConditions(
+  environmentId: string,
+  f: MessageListFilter,
+  ids: { from?: string; below?: string },
+  pairs: readonly (readonly [string, string])[],
+  byPair: boolean,
+): RawBuilder<unknown>[] {
+  return [
+    // The environment, stated once where it is known: a bulk job's messages are all of the job's
+    // environment (the job is looked up in this one), and a message's metadata pairs carry its
+    // environment (they are written with the message, from the same value: accept_messages.sql,
+    // db/repositories/bulk.ts), so the walk of this environment's pairs finds this environment's messages only.
+    ...(f.bulkJobId !== undefined
+      ? [
+          sql`m.bulk_job_id = (SELECT j.id FROM bulk_jobs j WHERE j.id = ${f.bulkJobId} AND j.environment_id = ${environmentId})`,
+        ]
+      : byPair
+        ? []
+        : [sql`m.environment_id = ${environmentId}`]),
+    ...idConditions('m.id', ids),
+    ...(f.templateId !== undefined ? [sql`m.template_id = ${f.templateId}`] : []),
+    ...(f.toEmail !== undefined ? [sql`m.to_email = ${f.toEmail}`] : []),
+    // messages_recipient_idx is by created_at: bound the walk by it too, at both ends (a recipient's
+    // messages are few, so the planner's estimate does not matter here).
+    ...(f.toEmail !== undefined && ids.below !== undefined
+      ? [sql`m.created_at < ${timeOfId(ids.below)}::timestamptz + interval '1 millisecond'`]
+      : []),
+    ...(f.toEmail !== undefined && f.createdAfter !== undefined
+      ? [sql`m.created_at >= ${f.createdAfter}`]
+      : []),
+    // the other pairs than the one that drives: a probe each of message_metadata's key
+    ...(f.bulkJobId !== undefined ? pairs : pairs.slice(1)).map(
+      ([key, value]) => sql`EXISTS (SELECT 1 FROM message_metadata p WHERE p.environment_id = ${environmentId}
+                              AND p.key = ${key} AND p.value = ${value} AND p.message_id = m.id)`,
+    ),
+  ];
+}
+
+/** A column's bounds from an id range. */
+const idConditions = (col: string, ids: { from?: string; below?: string }) => [
+  ...(ids.below !== undefined ? [sql`${sql.ref(col)} < ${ids.below}`] : []),
+  ...(ids.from !== undefined ? [sql`${sql.ref(col)} >= ${ids.from}`] : []),
+];
 
 /**
  * The ids a page may hold: below the cursor and the time range's end, from its start. A message's

@@ -1,10 +1,6 @@
+import { KeyScopeSchema, TemplateCategories } from '@mailsvc/contract/api';
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  findKeyRevocation,
-  insertApiKey,
-  listApiKeys,
-  setKeyRevokedAt,
-} from '../../db/repositories/api-keys.js';
+import { findKeyRevocation, listApiKeys } from '../../db/repositories/api-keys.js';
 import { auditedChange } from '../../db/repositories/audit.js';
 import {
   changeSendingDomain,
@@ -20,66 +16,50 @@ import { generateDkimKeyPair } from '../../delivery/dkim.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { parseDomain } from '../email.js';
-import { generateApiKey } from '../keys/api-key.js';
+import { issueKey, withdrawKey } from '../keys/manage-keys.js';
 import { usagePeriod } from '../quota/period.js';
 import { monthlyStatus } from '../quota/quota-rule.js';
 import { domainRecord, keyRecord } from './records.js';
-import { IdOf, Month, Strict } from './schemas.js';
+import { IdOf, Month, Name, Strict } from './schemas.js';
 import { type AdminDeps, notFound, requireEnvironment, requireProject, requireTenant } from './scope.js';
 
 // ---- keys
 
-export const CreateKeyInput = Strict({ environment: IdOf('env') });
+export const CreateKeyInput = Strict({
+  environment: IdOf('env'),
+  scope: Type.Optional(KeyScopeSchema),
+  templateCategories: Type.Optional(
+    Type.Unsafe<Static<typeof TemplateCategories>>({
+      ...TemplateCategories,
+      description: 'send keys only: the template categories it may send',
+    }),
+  ),
+  name: Type.Optional(Name),
+});
 export async function createKey(deps: AdminDeps, input: Static<typeof CreateKeyInput>, actor: string) {
   const environment = await requireEnvironment(deps.db, input.environment);
-  const now = deps.clock.now();
-  const key = generateApiKey(now.getTime());
-  const row = await auditedChange(
+  const { row, token } = await issueKey(
     deps.db,
-    now,
-    (trx) =>
-      insertApiKey(trx, {
-        id: key.id,
-        tenant_id: environment.tenant_id,
-        environment_id: environment.id,
-        secret_sha256: key.secretSha256,
-        hint: key.hint,
-        created_at: now,
-      }),
-    (row) => ({
-      tenantId: row.tenant_id,
-      actor,
-      action: 'api_key.created',
-      targetType: 'api_key',
-      targetId: row.id,
-    }),
+    deps.clock.now(),
+    { tenantId: environment.tenant_id, environmentId: environment.id },
+    {
+      scope: input.scope ?? 'full',
+      templateCategories: input.templateCategories ?? null,
+      name: input.name ?? null,
+    },
+    actor,
   );
   // The full key is returned here and never again.
-  return { key: keyRecord(row), apiKey: key.token };
+  return { key: keyRecord(row), apiKey: token };
 }
 
 export const RevokeKeyInput = Strict({ id: IdOf('key') });
 export async function revokeKey(deps: AdminDeps, input: Static<typeof RevokeKeyInput>, actor: string) {
-  const now = deps.clock.now();
   const existing = await findKeyRevocation(deps.db, input.id);
   if (!existing) throw new ApiError('not_found', `No API key ${input.id}.`);
-  // Revoking a revoked key changes nothing and records nothing.
-  const row = await auditedChange(
-    deps.db,
-    now,
-    (trx) => setKeyRevokedAt(trx, input.id, existing.revoked_at ?? now),
-    (row) =>
-      existing.revoked_at
-        ? null
-        : {
-            tenantId: row.tenant_id,
-            actor,
-            action: 'api_key.revoked',
-            targetType: 'api_key',
-            targetId: row.id,
-          },
-  );
-  return { key: keyRecord(row) };
+  return {
+    key: keyRecord(await withdrawKey(deps.db, deps.clock.now(), { id: input.id, ...existing }, actor)),
+  };
 }
 
 export const ListKeysInput = Strict({ environment: IdOf('env') });

@@ -65,8 +65,12 @@ export const keyRecord = (k: ApiKeyRow) => ({
   tenantId: k.tenant_id,
   environmentId: k.environment_id,
   hint: k.hint,
+  scope: k.scope,
+  templateCategories: k.template_categories,
+  name: k.name,
   status: k.revoked_at ? ('revoked' as const) : ('active' as const),
   createdAt: iso(k.created_at),
+  lastUsedAt: iso(k.last_used_at),
   revokedAt: iso(k.revoked_at),
 });
 

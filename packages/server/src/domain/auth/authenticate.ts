@@ -1,3 +1,4 @@
+import type { KeyScope } from '@mailsvc/contract/api';
 import type { Clock } from '../../clock.js';
 import { findKeyScope, type KeyScopeRow } from '../../db/repositories/api-keys.js';
 import type { Db } from '../../db/schema.js';
@@ -9,6 +10,10 @@ export type AccessStatus = 'active' | 'trialing' | 'trial_expired' | 'suspended'
 /** Who is calling: one API key of one environment of one project of one tenant. */
 export interface AuthContext {
   keyId: string;
+  /** What the key may call (DESIGN.md §12): full, or send (send, the batch, quota). */
+  scope: KeyScope;
+  /** A send key limited to these template categories; null: every category. */
+  templateCategories: readonly string[] | null;
   tenantId: string;
   projectId: string;
   environmentId: string;
@@ -130,6 +135,8 @@ export function effectiveAccessStatus(
 export function toAuthContext(row: KeyScopeRow, now: Date): AuthContext {
   return {
     keyId: row.keyId,
+    scope: row.scope,
+    templateCategories: row.templateCategories,
     tenantId: row.tenantId,
     projectId: row.projectId,
     environmentId: row.environmentId,
@@ -154,6 +161,26 @@ export function toAuthContext(row: KeyScopeRow, now: Date): AuthContext {
       },
     },
   };
+}
+
+/** The operation's scopes (DESIGN.md §12): a key outside them gets 403 insufficient_scope. */
+export function requireScope(auth: AuthContext, scopes: readonly KeyScope[]): void {
+  if (!scopes.includes(auth.scope)) {
+    throw new ApiError(
+      'insufficient_scope',
+      `This API key's scope (${auth.scope}) does not allow this operation; it needs a key of scope ${scopes.join(' or ')}.`,
+    );
+  }
+}
+
+/** A send key limited to template categories sends only those (checked once the template is known). */
+export function requireTemplateCategory(auth: AuthContext, category: string, templateId: string): void {
+  if (auth.templateCategories !== null && !auth.templateCategories.includes(category)) {
+    throw new ApiError(
+      'insufficient_scope',
+      `This API key may send ${auth.templateCategories.join(' and ')} templates only; ${templateId} is a ${category} template.`,
+    );
+  }
 }
 
 export type AccessCheck = 'trial' | 'project' | 'environment';

@@ -21,7 +21,7 @@ import {
 } from '../../db/repositories/send.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, requireTemplateCategory } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
@@ -65,7 +65,8 @@ export function checkIdempotencyKey(header: string | string[] | undefined): stri
 /**
  * What "the same request" means for an Idempotency-Key: the body with the recipient normalised
  * and the template version resolved, so that an omitted version and the version it resolves to
- * (the wrapper always sends one), or Jane@Example.com and jane@example.com, are the same send.
+ * (the wrapper always sends one), Jane@Example.com and jane@example.com, or metadata {} and none
+ * are the same send.
  * An unknown template or version is kept as sent: that request fails later anyway.
  */
 function comparableRequest(input: SendInput, to: string): SendInput {
@@ -73,7 +74,15 @@ function comparableRequest(input: SendInput, to: string): SendInput {
   try {
     templateVersion = getTemplate(input.templateId, input.templateVersion).version.version;
   } catch {}
-  return { ...input, to, ...(templateVersion !== undefined && { templateVersion }) };
+  // metadata {} is no metadata, as stored
+  const { metadata, ...rest } = input;
+  const kept = storedMetadata(metadata);
+  return {
+    ...rest,
+    to,
+    ...(templateVersion !== undefined && { templateVersion }),
+    ...(kept && { metadata: kept }),
+  };
 }
 
 export function findVersion(input: Pick<SendInput, 'templateId' | 'templateVersion'>): TemplateVersion {
@@ -121,15 +130,22 @@ export function checkTemplateData(
   return checked.data;
 }
 
-/** Steps 4 (template) and 5 (template data). */
-function checkTemplate(input: SendInput): { version: TemplateVersion; data: Record<string, unknown> } {
+/**
+ * Steps 4 (template), then a send key's template categories (403 insufficient_scope, DESIGN.md
+ * §12: the template's category is known only now), and 5 (template data).
+ */
+function checkTemplate(
+  auth: AuthContext,
+  input: SendInput,
+): { version: TemplateVersion; data: Record<string, unknown> } {
   const version = findVersion(input);
+  requireTemplateCategory(auth, version.category, version.templateId);
   return { version, data: checkTemplateData(version, input.data, '/data') };
 }
 
 /** Steps 4 to 6: no reads. */
 function checkWithoutReads(auth: AuthContext, input: SendInput) {
-  return { ...checkTemplate(input), sender: resolveSender(auth, input) };
+  return { ...checkTemplate(auth, input), sender: resolveSender(auth, input) };
 }
 
 type CheckedSend = ReturnType<typeof checkWithoutReads>;
