@@ -4,7 +4,8 @@
 // worker does not run. Each server runs in a child process so that autocannon (in this process)
 // does not share its event loop. A temporary database is created and dropped.
 // Run: npx tsx bench/accept.ts   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
-// BENCH_COMPARE_LIST_INDEXES=1: the app with and without the message list's indexes instead.
+// BENCH_COMPARE_LIST_INDEXES=1: the app with and without the message list's indexes instead;
+// BENCH_BATCH=1: POST /v1/send/batch of 100 against single sends instead.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -166,17 +167,31 @@ function stopChild(child: ChildProcess): Promise<void> {
 let sequence = 0;
 function load(
   port: number,
-  opts: { apiKey?: string; idempotency?: boolean; refused?: boolean; duration: number; overallRate?: number },
+  opts: {
+    apiKey?: string;
+    idempotency?: boolean;
+    refused?: boolean;
+    duration: number;
+    overallRate?: number;
+    /** POST /v1/send/batch with this many items per request. */
+    batch?: number;
+    connections?: number;
+  },
 ): Promise<Result> {
+  const send = (n: number) => ({
+    templateId: 'login-code',
+    to: opts.refused ? REFUSED_RECIPIENT : `user${n}@example.com`,
+    data: { code: String(100000 + (n % 900000)) },
+  });
   return autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
+    connections: opts.connections ?? CONNECTIONS,
     duration: opts.duration,
     ...(opts.overallRate && { overallRate: opts.overallRate }),
     requests: [
       {
         method: 'POST',
-        path: '/v1/send',
+        path: opts.batch ? '/v1/send/batch' : '/v1/send',
         setupRequest: (req) => {
           const n = ++sequence;
           return {
@@ -186,11 +201,11 @@ function load(
               ...(opts.apiKey && { authorization: `Bearer ${opts.apiKey}` }),
               ...(opts.idempotency && { 'idempotency-key': `bench-${process.pid}-${n}` }),
             },
-            body: JSON.stringify({
-              templateId: 'login-code',
-              to: opts.refused ? REFUSED_RECIPIENT : `user${n}@example.com`,
-              data: { code: String(100000 + (n % 900000)) },
-            }),
+            body: JSON.stringify(
+              opts.batch
+                ? { items: Array.from({ length: opts.batch }, (_, i) => send(n * 1000 + i)) }
+                : send(n),
+            ),
           };
         },
       },
@@ -271,7 +286,14 @@ let benchDatabaseUrl = '';
 async function measure(
   name: string,
   server: { port: number; child: ChildProcess },
-  opts: { apiKey?: string; idempotency?: boolean; refused?: boolean; overallRate?: number },
+  opts: {
+    apiKey?: string;
+    idempotency?: boolean;
+    refused?: boolean;
+    overallRate?: number;
+    batch?: number;
+    connections?: number;
+  },
 ): Promise<Row> {
   const { port } = server;
   if (!opts.overallRate) await load(port, { ...opts, duration: WARMUP_S });
@@ -430,8 +452,58 @@ async function compareListIndexes() {
   );
 }
 
+/**
+ * BENCH_BATCH=1: POST /v1/send/batch of 100 items against single sends of POST /v1/send, the same
+ * app, alternating: the time of one request alone (one connection: p50, p99) and accepted
+ * sends per second under load (32 connections: items/s against sends/s).
+ */
+async function compareBatch() {
+  const db = await createDatabase();
+  benchDatabaseUrl = db.url;
+  const BATCH = 100;
+  const rows: { single1: Row; batch1: Row; singleN: Row; batchN: Row }[] = [];
+  try {
+    const app = await startChild('app', db.url);
+    const apiKey = app.apiKey!;
+    // A rate limit the batches never reach: the plan's is 1,000,000 a second.
+    const run = (name: string, batch: number | undefined, connections: number) =>
+      measure(name, app, { apiKey, ...(batch && { batch }), connections });
+    for (let i = 0; i < ROUNDS; i++) {
+      console.error(`round ${i + 1}…`);
+      const single1 = await run('single sends, 1 connection', undefined, 1);
+      const batch1 = await run(`batches of ${BATCH}, 1 connection`, BATCH, 1);
+      const batchN = await run(`batches of ${BATCH}, ${CONNECTIONS} connections`, BATCH, CONNECTIONS);
+      const singleN = await run(`single sends, ${CONNECTIONS} connections`, undefined, CONNECTIONS);
+      rows.push({ single1, batch1, singleN, batchN });
+    }
+    await stopChild(app.child);
+  } finally {
+    await db.drop();
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  console.log(
+    `node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores, PostgreSQL ${db.serverVersion}; ` +
+      `${DURATION_S} s per run after ${WARMUP_S} s warm-up, pool ${POOL_SIZE}; ${ROUNDS} rounds\n`,
+  );
+  console.log(
+    `| round | one request alone, p50 / p99 ms: single send / batch of ${BATCH} (p50 ratio) | under load (${CONNECTIONS} connections): sends/s single / items/s batch (ratio) |`,
+  );
+  console.log('|---|---|---|');
+  for (const [i, r] of rows.entries())
+    console.log(
+      `| ${i + 1} | ${r.single1.p50} / ${r.single1.p99} ms · ${r.batch1.p50} / ${r.batch1.p99} ms (${(r.batch1.p50 / Math.max(1, r.single1.p50)).toFixed(2)}) | ${fmt(r.singleN.perSecond)} / ${fmt(r.batchN.perSecond * BATCH)} (${((r.batchN.perSecond * BATCH) / r.singleN.perSecond).toFixed(2)}) |`,
+    );
+  const time = median(rows.map((r) => r.batch1.p50 / Math.max(1, r.single1.p50)));
+  const rate = median(rows.map((r) => (r.batchN.perSecond * BATCH) / r.singleN.perSecond));
+  console.log(
+    `\nmedians of ${ROUNDS} rounds: a batch of ${BATCH} takes ${time.toFixed(2)}× a single send's time (target ≤ 2×); ${rate.toFixed(1)}× the sends per second under load`,
+  );
+}
+
 async function main() {
   if (process.env.BENCH_COMPARE_LIST_INDEXES === '1') return compareListIndexes();
+  if (process.env.BENCH_BATCH === '1') return compareBatch();
   const db = await createDatabase();
   benchDatabaseUrl = db.url;
   const rounds: Round[] = [];

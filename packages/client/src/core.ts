@@ -36,6 +36,7 @@ import {
   type ResubscribeRecipientResult,
   type RevokeKeyBody,
   type RevokeKeyResult,
+  type SendBatchResult,
   type SendEmailBody,
   type SendEmailResult,
   type SendToContactsBody,
@@ -169,6 +170,13 @@ export class Mailsvc {
   readonly emails: {
     /** Queue one templated email (`POST /v1/send`). Resolves when accepted, not when delivered. */
     send(body: SendEmailInput, options?: SendOptions): Promise<SendEmailResult>;
+    /**
+     * Up to 100 sends at once (`POST /v1/send/batch`), each typed as `send`'s body and checked on
+     * its own: `results[i]` is `{status: 'accepted', messageId}` or `{status: 'refused', error}`
+     * for `items[i]`. An Idempotency-Key is generated when you give none, so a retry replays the
+     * whole answer and sends nothing twice.
+     */
+    sendBatch(items: readonly SendEmailInput[], options?: SendOptions): Promise<SendBatchResult>;
   };
 
   readonly quota: {
@@ -299,6 +307,8 @@ export class Mailsvc {
     this.emails = {
       send: (body, opts = {}) =>
         this.call('sendEmail', body, opts, opts.idempotencyKey ?? newIdempotencyKey()),
+      sendBatch: (items, opts = {}) =>
+        this.call('sendBatch', { items }, opts, opts.idempotencyKey ?? newIdempotencyKey()),
     };
     this.quota = { get: (opts = {}) => this.call('getQuota', undefined, opts) };
     this.recipients = {

@@ -209,6 +209,22 @@ describe('recipients and messages', () => {
   });
 });
 
+describe('batch sends', () => {
+  it('sends a batch typed item by item: results in order, a refused item beside accepted ones, a retry replays it', async () => {
+    const client = new Mailsvc({ apiKey: s.apiKey, baseUrl: url });
+    const items: SendEmailInput[] = [
+      { templateId: 'login-code', to: 'sdk-batch-1@example.com', data: { code: '135791' } },
+      { templateId: 'login-code', to: 'not-an-address', data: { code: '135791' } },
+    ];
+    const first = await client.emails.sendBatch(items, { idempotencyKey: 'sdk-batch-1' });
+    expect(first.results.map((r) => r.status)).toEqual(['accepted', 'refused']);
+    expect([first.accepted, first.refused, first.idempotent]).toEqual([1, 1, false]);
+    const again = await client.emails.sendBatch(items, { idempotencyKey: 'sdk-batch-1' });
+    expect(again).toEqual({ ...first, idempotent: true });
+    expect(await messagesTo('sdk-batch-1@example.com')).toHaveLength(1);
+  });
+});
+
 describe('API keys', () => {
   it('creates a send-only key, sends with it, lists it, and revokes it; a send key is refused the list with insufficient_scope', async () => {
     const scope = await seedScope(h);

@@ -29,6 +29,7 @@ import { previewSendToContacts } from './operations/preview-send-to-contacts.js'
 import { removeContactsFromGroup } from './operations/remove-contacts-from-group.js';
 import { resubscribeRecipient } from './operations/resubscribe-recipient.js';
 import { revokeKey } from './operations/revoke-key.js';
+import { sendBatch } from './operations/send-batch.js';
 import { sendEmail } from './operations/send-email.js';
 import { sendToContacts } from './operations/send-to-contacts.js';
 import type { Operation } from './operations/shared/operation.js';
@@ -80,6 +81,12 @@ export {
 export { BulkSendPreviewResponse } from './operations/preview-send-to-contacts.js';
 export { ResubscribeRequest } from './operations/resubscribe-recipient.js';
 export { RevokeKeyRequest, RevokeKeyResponse } from './operations/revoke-key.js';
+export {
+  SEND_BATCH_MAX,
+  SendBatchRequest,
+  SendBatchResponse,
+  SendBatchResult,
+} from './operations/send-batch.js';
 export { SendRequest, SendResponse } from './operations/send-email.js';
 export { BulkSendResponse } from './operations/send-to-contacts.js';
 export {
@@ -141,6 +148,7 @@ export { GroupName, UpsertGroupRequest, UpsertGroupResponse } from './operations
 export const operations = {
   getQuota,
   sendEmail,
+  sendBatch,
   getRecipientStatus,
   resubscribeRecipient,
   getMessage,

@@ -39,7 +39,8 @@ export interface LimitDecision {
 
 export interface Limiter {
   readonly policy: LimitPolicy;
-  consume(key: string): Promise<LimitDecision>;
+  /** Counts `points` requests (default 1: a batch of n sends counts n). */
+  consume(key: string, points?: number): Promise<LimitDecision>;
 }
 
 export interface RateLimitStore {
@@ -78,10 +79,10 @@ function decisionOf(res: RateLimiterRes, ok: boolean): LimitDecision {
 function wrap(policy: LimitPolicy, consumer: Consumer | null): Limiter {
   return {
     policy,
-    async consume(key) {
+    async consume(key, points = 1) {
       if (!consumer) return UNLIMITED;
       try {
-        return decisionOf(await consumer.consume(key), true);
+        return decisionOf(await consumer.consume(key, points), true);
       } catch (err) {
         if (err instanceof RateLimiterRes) return decisionOf(err, false);
         throw err;

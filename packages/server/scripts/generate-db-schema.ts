@@ -52,6 +52,7 @@ const JSON_TYPES: Record<string, string> = {
   'messages.last_error': 'NullableJson<Record<string, unknown>>',
   'messages.metadata': 'ColumnType<Record<string, string> | null, string | null, string | null>',
   'bulk_jobs.metadata': 'ColumnType<Record<string, string> | null, string | null, string | null>',
+  'idempotency_keys.response': 'ColumnType<Record<string, unknown> | null, string | null, string | null>',
   'message_events.details': 'Json<Record<string, unknown>>',
   'contacts.custom_fields': 'Json<Record<string, CustomFieldValue>>',
   'bulk_jobs.template_data': 'ColumnType<Record<string, unknown> | null, string | null, string | null>',

@@ -162,6 +162,9 @@ async function expectEveryAnswerDocumented(label: string, requests: HostileReque
     if (res.status === 200 && /^application\/json/.test(String(res.headers['content-type']))) {
       const body = res.body === '' ? {} : JSON.parse(res.body);
       if (typeof body.messageId === 'string') acceptedIds.add(body.messageId);
+      // a batch's accepted items
+      for (const r of Array.isArray(body.results) ? body.results : [])
+        if (typeof r?.messageId === 'string') acceptedIds.add(r.messageId);
       if (typeof body.jobId === 'string' && typeof body.queued === 'number') acceptedJobIds.add(body.jobId);
     }
     const problems = answerProblems(req, res, errorCatalogue);
@@ -311,6 +314,91 @@ describe('POST /v1/send', () => {
     expect(statuses.get(400) ?? 0).toBeGreaterThan(requests.length / 3);
     expect((statuses.get(401) ?? 0) + (statuses.get(429) ?? 0)).toBe(0);
     expect(acceptedIds.size).toBeGreaterThan(0);
+  });
+});
+
+// ---- POST /v1/send/batch
+
+/**
+ * Every hostile send of the send corpus as the one item of a batch: the batch answers 200 (its
+ * items are independent) or refuses the whole request for what is the request's own (its size,
+ * media type, a string PostgreSQL cannot store), never 5xx; an item the send route must refuse is
+ * refused in its result with a catalogue code and paths under /items/0.
+ */
+async function expectBatchItemsAnswered(): Promise<Map<string, number>> {
+  const failures: string[] = [];
+  const outcomes = new Map<string, number>();
+  const requests = sendCorpus().filter(
+    (r) => r.headers['content-type'] === JSON_TYPE && typeof r.body === 'string' && !r.isSizeAttack,
+  );
+  await runPool(requests, 8, async (r) => {
+    const res = await h.request({
+      method: 'POST',
+      url: '/v1/send/batch',
+      headers: { ...bearer(s.apiKey), 'content-type': JSON_TYPE },
+      payload: `{"items":[${r.body as string}]}`,
+    });
+    const what = `${r.name}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+    if (res.statusCode >= 500) return void failures.push(what);
+    if (res.statusCode !== 200) {
+      const code = res.json().error?.code;
+      if (
+        !(code in errorCatalogue) ||
+        errorCatalogue[code as keyof typeof errorCatalogue].status !== res.statusCode
+      )
+        failures.push(`undocumented: ${what}`);
+      outcomes.set(`whole ${res.statusCode}`, (outcomes.get(`whole ${res.statusCode}`) ?? 0) + 1);
+      return;
+    }
+    const result = res.json().results[0] as {
+      status: string;
+      messageId?: string;
+      error?: { code: string; details?: { path: string }[] };
+    };
+    outcomes.set(result.status, (outcomes.get(result.status) ?? 0) + 1);
+    if (result.status === 'accepted') {
+      acceptedIds.add(result.messageId!);
+      if (r.mustRefuse) failures.push(`accepted what a documented rule refuses: ${what}`);
+      return;
+    }
+    const code = result.error?.code ?? '';
+    if (!(code in errorCatalogue)) failures.push(`unknown code: ${what}`);
+    if (result.error?.details?.some((d) => !d.path.startsWith('/items/0')))
+      failures.push(`a path outside the item: ${what}`);
+  });
+  expect(failures.slice(0, 40), `${failures.length} of ${requests.length} batches failed`).toEqual([]);
+  return outcomes;
+}
+
+describe('POST /v1/send/batch', () => {
+  it('answers every hostile send as a batch item in its result (or refuses the request for its own faults), never 5xx', async () => {
+    const outcomes = await expectBatchItemsAnswered();
+    expect(outcomes.get('refused') ?? 0).toBeGreaterThan(100);
+    expect(outcomes.get('accepted') ?? 0).toBeGreaterThan(0);
+  });
+
+  it('answers every hostile batch body with a documented 4xx', async () => {
+    const base = { items: [{ templateId: 'login-code', to: 'jane@example.com', data: { code: '482913' } }] };
+    const statuses = await expectEveryAnswerDocumented(
+      'POST /v1/send/batch bodies',
+      bodyRequests('POST /v1/send/batch', '/v1/send/batch', bearer(s.apiKey), [
+        // an array of anything is a batch whose items are refused one by one (200)
+        ...wrongTypeBodies(base, '/items').map((c) =>
+          Array.isArray(JSON.parse(c.body as string).items) ? { ...c, mustRefuse: false } : c,
+        ),
+        { name: '/items: none', body: '{"items":[]}', mustRefuse: true },
+        {
+          name: '/items: 101',
+          body: JSON.stringify({ items: Array.from({ length: 101 }, () => base.items[0]) }),
+          mustRefuse: true,
+        },
+        ...structuralBodies(base, ''),
+        ...sizeCases(base, '/v1/send/batch'),
+        ...contentTypeBodies(base),
+      ]),
+    );
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+    expect(statuses.get(500) ?? 0).toBe(0);
   });
 });
 
@@ -1348,6 +1436,7 @@ describe('recipients and messages', () => {
     const covered = new Set([
       'GET /v1/quota',
       'POST /v1/send',
+      'POST /v1/send/batch',
       ...lookupCorpora().map((c) => c.endpoint),
       ...messageListCorpora().map((c) => c.endpoint),
       ...keyCorpora().map((c) => c.endpoint),

@@ -175,6 +175,55 @@ export interface SendEmailResult {
   idempotent: boolean
 }
 
+/** The body of `POST /v1/send/batch`. */
+export interface SendBatchBody {
+  /**
+   * 1 to 100 sends
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: one send: the body of POST /v1/send (templateId, to, data, templateVersion?, from?, fromName?, replyTo?, metadata?), checked on its own: a bad item, whatever it is, is answered in its result and never refuses the others
+   */
+  items: {
+    [k: string]: unknown
+  }[]
+}
+
+/** The 200 answer of `POST /v1/send/batch`. */
+export interface SendBatchResult {
+  ok: true
+  accepted: number
+  refused: number
+  /**
+   * one per item, in the items’ order
+   */
+  results: ({
+    status: "accepted"
+    messageId: string
+  } | {
+    status: "refused"
+    error: {
+      /**
+       * the code POST /v1/send would answer for this item alone
+       */
+      code: string
+      message: string
+      details?: {
+        /**
+         * a JSON Pointer into the batch: /items/3/data/code
+         */
+        path: string
+        message: string
+      }[]
+    }
+  })[]
+  /**
+   * true when this repeats the answer of an earlier request with this Idempotency-Key
+   */
+  idempotent: boolean
+}
+
 /** The body of `POST /v1/recipients/status`. */
 export interface GetRecipientStatusBody {
   /**
@@ -1621,6 +1670,7 @@ export interface RevokeKeyResult {
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
   sendEmail: { method: 'POST', path: '/v1/send', idempotencyKey: true },
+  sendBatch: { method: 'POST', path: '/v1/send/batch', idempotencyKey: true },
   getRecipientStatus: { method: 'POST', path: '/v1/recipients/status', idempotencyKey: false },
   resubscribeRecipient: { method: 'POST', path: '/v1/recipients/resubscribe', idempotencyKey: false },
   getMessage: { method: 'POST', path: '/v1/messages/get', idempotencyKey: false },
@@ -1649,6 +1699,7 @@ export type OperationId = keyof typeof operations;
 export interface OperationErrors {
   getQuota: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   sendEmail: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'invalid_from_address' | 'invalid_from_name' | 'invalid_reply_to' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed' | 'monthly_quota_exceeded';
+  sendBatch: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused';
   getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   resubscribeRecipient: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';

@@ -34,6 +34,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/send/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue up to 100 templated emails at once, each checked on its own (extension) */
+        post: operations["sendBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recipients/status": {
         parameters: {
             query?: never;
@@ -807,6 +824,233 @@ export interface operations {
              *     `template_not_found`: No template with this id.
              *
              *     `template_version_not_found`: The template has no published version by that name.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `idempotency_key_reused`: The Idempotency-Key was used with a different request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sendBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe sends: the same key with the same request within 24 hours returns the original answer (`idempotent: true`); with a different request, 409 `idempotency_key_reused`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "templateId": "login-code",
+                 *           "to": "jane@example.com",
+                 *           "data": {
+                 *             "code": "482913"
+                 *           },
+                 *           "metadata": {
+                 *             "userId": "u_1"
+                 *           }
+                 *         },
+                 *         {
+                 *           "templateId": "login-code",
+                 *           "to": "not-an-address",
+                 *           "data": {
+                 *             "code": "482913"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 100 sends */
+                    items: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "accepted": 1,
+                     *       "refused": 1,
+                     *       "results": [
+                     *         {
+                     *           "status": "accepted",
+                     *           "messageId": "msg_01M81C1XJB7Y4KHB01G4B1P0M5"
+                     *         },
+                     *         {
+                     *           "status": "refused",
+                     *           "error": {
+                     *             "code": "invalid_request",
+                     *             "message": "to is not a valid email address.",
+                     *             "details": [
+                     *               {
+                     *                 "path": "/items/1/to",
+                     *                 "message": "is not a valid email address"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "idempotent": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        accepted: number;
+                        refused: number;
+                        /** @description one per item, in the items’ order */
+                        results: ({
+                            /** @enum {string} */
+                            status: "accepted";
+                            messageId: string;
+                        } | {
+                            /** @enum {string} */
+                            status: "refused";
+                            error: {
+                                /** @description the code POST /v1/send would answer for this item alone */
+                                code: string;
+                                message: string;
+                                details?: {
+                                    /** @description a JSON Pointer into the batch: /items/3/data/code */
+                                    path: string;
+                                    message: string;
+                                }[];
+                            };
+                        })[];
+                        /** @description true when this repeats the answer of an earlier request with this Idempotency-Key */
+                        idempotent: boolean;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
              */
             404: {
                 headers: {

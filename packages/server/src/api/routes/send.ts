@@ -1,7 +1,8 @@
-import type { SendRequest } from '@mailsvc/contract/api';
+import type { SendBatchRequest, SendRequest } from '@mailsvc/contract/api';
 import { getTemplate } from '@mailsvc/templates';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
+import { sendBatch } from '../../domain/send/send-batch.js';
 import { sendEmail } from '../../domain/send/send-email.js';
 import { authOf } from '../auth-hook.js';
 import { answeredErrorCode } from '../errors.js';
@@ -44,5 +45,12 @@ export function sendRoutes(app: FastifyInstance, deps: Deps) {
       deps.metrics.accepts.inc({ category: categoryOf(req.body), result });
       if (state) deps.metrics.acceptSeconds.observe({ result }, (performance.now() - state.started) / 1000);
     },
+  });
+  apiRoute(app, 'sendBatch', {
+    access: ['trial', 'project', 'environment'],
+    handler: async (req) => ({
+      ok: true,
+      ...(await sendBatch(deps, authOf(req), req.body as SendBatchRequest, req.headers['idempotency-key'])),
+    }),
   });
 }

@@ -208,6 +208,7 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   bulk_job_id: Nullable<string>;
+  response: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
 export interface ServiceSecretsTable {

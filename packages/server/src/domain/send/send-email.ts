@@ -69,7 +69,7 @@ export function checkIdempotencyKey(header: string | string[] | undefined): stri
  * are the same send.
  * An unknown template or version is kept as sent: that request fails later anyway.
  */
-function comparableRequest(input: SendInput, to: string): SendInput {
+export function comparableRequest(input: SendInput, to: string): SendInput {
   let templateVersion = input.templateVersion;
   try {
     templateVersion = getTemplate(input.templateId, input.templateVersion).version.version;
@@ -144,11 +144,11 @@ function checkTemplate(
 }
 
 /** Steps 4 to 6: no reads. */
-function checkWithoutReads(auth: AuthContext, input: SendInput) {
+export function checkWithoutReads(auth: AuthContext, input: SendInput) {
   return { ...checkTemplate(auth, input), sender: resolveSender(auth, input) };
 }
 
-type CheckedSend = ReturnType<typeof checkWithoutReads>;
+export type CheckedSend = ReturnType<typeof checkWithoutReads>;
 
 /** What is stored of a send's metadata: null for none (an empty object included). */
 export function storedMetadata(metadata: Record<string, string> | undefined): Record<string, string> | null {
@@ -168,7 +168,7 @@ function replay(record: IdempotencyRecord, digest: Buffer | undefined): SendResu
 }
 
 /** Steps 7 and 9's answer, from the code accept_messages() or choose_sending_domain() gave. */
-function refusalError(
+export function refusalError(
   refusal: Extract<AcceptOutcome, { kind: 'refused' }>['refusal'],
   sendingDomain: string,
   sender: Sender,
@@ -178,7 +178,7 @@ function refusalError(
     : recipientRefusalError(refusal);
 }
 
-interface SendRequestFacts {
+export interface SendRequestFacts {
   to: string;
   metadata: Record<string, string> | null;
   idempotencyKey: string | undefined;
@@ -186,7 +186,12 @@ interface SendRequestFacts {
   now: Date;
 }
 
-function acceptItem(deps: Deps, auth: AuthContext, send: CheckedSend, r: SendRequestFacts): AcceptItem {
+export function acceptItem(
+  deps: Deps,
+  auth: AuthContext,
+  send: CheckedSend,
+  r: SendRequestFacts,
+): AcceptItem {
   const { version, data, sender } = send;
   const at = r.now.getTime();
   return {
@@ -260,7 +265,7 @@ async function accept(
  * (choose_sending_domain() and the key's record): a replay of a send accepted earlier, else the
  * refusal. Nothing is accepted.
  */
-async function answerWhileNotActive(
+export async function answerWhileNotActive(
   deps: Deps,
   auth: AuthContext,
   send: CheckedSend,
