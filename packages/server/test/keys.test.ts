@@ -79,6 +79,22 @@ describe('POST /v1/keys/create, list, revoke', () => {
     ]);
   });
 
+  it('records one revocation when two race for the same key', async () => {
+    const made = await create({ scope: 'send' });
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => post('/v1/keys/revoke', { keyId: made.key.keyId })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().key.revokedAt)).size).toBe(1);
+    const events = await h.runtime.deps.db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('target_id', '=', made.key.keyId)
+      .where('action', '=', 'api_key.revoked')
+      .execute();
+    expect(events).toHaveLength(1);
+  });
+
   it('answers 404 key_not_found for another environment’s key and an unknown one', async () => {
     for (const keyId of [other.keyId, 'key_01M81C1XJB7Y4KHB01G4B1P0M5']) {
       const res = await post('/v1/keys/revoke', { keyId });
@@ -181,6 +197,12 @@ describe('a send key', () => {
   });
 });
 
+/** The write noted once the answer was sent (onResponse), done. */
+const settled = async () => {
+  await new Promise((resolve) => setImmediate(resolve));
+  await h.runtime.deps.keyUsage.flushed();
+};
+
 describe('last used', () => {
   it('is written when a key authenticates, at most once a minute per key', async () => {
     const made = await create({ scope: 'send' });
@@ -194,15 +216,15 @@ describe('last used', () => {
       ).last_used_at;
     const t0 = h.clock.now();
     await post('/v1/send', login('used@example.com'), made.apiKey);
-    await h.runtime.deps.keyUsage.flushed();
+    await settled();
     expect(await lastUsed()).toEqual(t0);
     h.clock.advance(30_000);
     await post('/v1/send', login('used@example.com'), made.apiKey);
-    await h.runtime.deps.keyUsage.flushed();
+    await settled();
     expect(await lastUsed()).toEqual(t0);
     h.clock.advance(31_000);
     await post('/v1/send', login('used@example.com'), made.apiKey);
-    await h.runtime.deps.keyUsage.flushed();
+    await settled();
     expect(await lastUsed()).toEqual(new Date(t0.getTime() + 61_000));
   });
 });

@@ -150,24 +150,98 @@ describe('POST /v1/send/batch', () => {
     expect(await messageCount()).toBe(before + 1);
   });
 
-  it('counts each item against the key’s rate limit: a batch over the allowance is 429', async () => {
+  it('replays an accepted batch for its key also once the environment is paused, and answers 409 for a key another request holds whatever the items', async () => {
+    const t = await seedScope(h);
+    const items = [login('replay-paused@example.com')];
+    const first = await batch(items, t.apiKey, 'paused-replay');
+    expect(first.json().accepted).toBe(1);
+    await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'paused' });
+    h.runtime.deps.keyCache.clear();
+    expect((await batch(items, t.apiKey, 'paused-replay')).json()).toEqual({
+      ...first.json(),
+      idempotent: true,
+    });
+    // a key a single send holds: 409 even when every item would be refused
+    await h.admin('environments.update', { id: t.environmentId, sendingStatus: 'active' });
+    h.runtime.deps.keyCache.clear();
+    await h.request({
+      method: 'POST',
+      url: '/v1/send',
+      headers: { ...bearer(t.apiKey), 'content-type': 'application/json', 'idempotency-key': 'held-by-send' },
+      payload: JSON.stringify(login('held@example.com')),
+    });
+    const res = await batch([login('bad')], t.apiKey, 'held-by-send');
+    expect([res.statusCode, res.json().error.code]).toEqual([409, 'idempotency_key_reused']);
+  });
+
+  it('keeps no key for a batch whose every item was refused, in the checks or in the database: the corrected batch may use it', async () => {
+    await h.runtime.deps.db
+      .insertInto('recipients')
+      .values({
+        environment_id: s.environmentId,
+        tenant_id: s.tenantId,
+        email: 'complained-k@example.com',
+        complained_at: h.clock.now(),
+        complaint_count: 1,
+      })
+      .execute();
+    const refused = await batch([login('complained-k@example.com')], s.apiKey, 'all-refused');
+    expect(refused.json().results[0].error.code).toBe('recipient_complained');
+    const early = await batch([login('bad')], s.apiKey, 'all-refused-early');
+    expect(early.json().refused).toBe(1);
+    for (const key of ['all-refused', 'all-refused-early']) {
+      const corrected = await batch([login(`corrected-${key}@example.com`)], s.apiKey, key);
+      expect([corrected.statusCode, corrected.json().accepted, corrected.json().idempotent], key).toEqual([
+        200,
+        1,
+        false,
+      ]);
+    }
+  });
+
+  it('answers 400 for a batch larger than the key may ever send at once (its plan’s rate or burst allowance)', async () => {
     await h.admin('plans.create', {
-      id: 'batch-rate',
+      id: 'batch-small',
       monthlyLimit: 100000,
       overageAllowed: false,
       rateLimitPerSecond: 10,
       rateLimitBurst: 10,
     });
     const t = await seedScope(h);
-    await h.admin('tenants.update', { id: t.tenantId, plan: 'batch-rate' });
+    await h.admin('tenants.update', { id: t.tenantId, plan: 'batch-small' });
     h.runtime.deps.keyCache.clear();
     const res = await batch(
-      Array.from({ length: 11 }, (_, i) => login(`rate-${i}@example.com`)),
+      Array.from({ length: 11 }, (_, i) => login(`small-${i}@example.com`)),
       t.apiKey,
     );
+    expect([res.statusCode, res.json().error.code, res.json().error.details[0].path]).toEqual([
+      400,
+      'invalid_request',
+      '/items',
+    ]);
+    expect(await messageCount(t.environmentId)).toBe(0);
+  });
+
+  it('counts each item against the key’s rate limit: a batch over what is left is 429', async () => {
+    await h.admin('plans.create', {
+      id: 'batch-rate',
+      monthlyLimit: 100000,
+      overageAllowed: false,
+      rateLimitPerSecond: 10,
+      rateLimitBurst: 20,
+    });
+    const t = await seedScope(h);
+    await h.admin('tenants.update', { id: t.tenantId, plan: 'batch-rate' });
+    h.runtime.deps.keyCache.clear();
+    // 10 a second, and 10 more from the burst allowance: two batches of 10, then nothing
+    const ten = (round: number) =>
+      Array.from({ length: 10 }, (_, i) => login(`rate-${round}-${i}@example.com`));
+    expect((await batch(ten(1), t.apiKey)).statusCode).toBe(200);
+    expect((await batch(ten(2), t.apiKey)).statusCode).toBe(200);
+    const res = await batch(ten(3), t.apiKey);
     expect([res.statusCode, res.json().error.code]).toEqual([429, 'rate_limited']);
     expect(res.headers['retry-after']).toBeDefined();
-    expect(await messageCount(t.environmentId)).toBe(0);
+    expect(await messageCount(t.environmentId)).toBe(20);
   });
 
   it('takes a send key, and a send key’s categories item by item', async () => {

@@ -1568,7 +1568,7 @@ export interface CreateKeyResult {
      */
     createdAt: string
     /**
-     * when the key last authenticated a request, to the minute (null: never)
+     * when the key last authenticated a request (written at most once a minute per key; null: never)
      */
     lastUsedAt: (string | null)
     revokedAt: (string | null)
@@ -1617,7 +1617,7 @@ export interface ListKeysResult {
      */
     createdAt: string
     /**
-     * when the key last authenticated a request, to the minute (null: never)
+     * when the key last authenticated a request (written at most once a minute per key; null: never)
      */
     lastUsedAt: (string | null)
     revokedAt: (string | null)
@@ -1659,7 +1659,7 @@ export interface RevokeKeyResult {
      */
     createdAt: string
     /**
-     * when the key last authenticated a request, to the minute (null: never)
+     * when the key last authenticated a request (written at most once a minute per key; null: never)
      */
     lastUsedAt: (string | null)
     revokedAt: (string | null)

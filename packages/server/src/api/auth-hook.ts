@@ -84,11 +84,15 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
 export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string | undefined) {
   const adminDigest = adminToken ? sha256(adminToken) : undefined;
   app.decorateRequest('auth', undefined);
+  // When the key was last used: noted once the answer is sent, so the write (at most once a minute
+  // per key, domain/auth/key-usage.ts) never runs beside the request's own work.
+  app.addHook('onResponse', async (req) => {
+    if (req.auth) deps.keyUsage.touch(req.auth.keyId, deps.clock.now());
+  });
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     if (config.auth === 'apiKey') {
       req.auth = await checkFailure(deps, req, () => authenticate(deps, req.headers.authorization));
-      deps.keyUsage.touch(req.auth.keyId, deps.clock.now());
       // The key's own rate (its plan's), before anything else is done for it.
       const policy = apiKeyPolicy(req.auth.rateLimit);
       const decision = await deps.rateLimits.limiter(policy).consume(req.auth.keyId);

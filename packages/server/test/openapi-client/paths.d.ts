@@ -2099,7 +2099,7 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             createdAt: string;
-                            /** @description when the key last authenticated a request, to the minute (null: never) */
+                            /** @description when the key last authenticated a request (written at most once a minute per key; null: never) */
                             lastUsedAt: string | null;
                             revokedAt: string | null;
                         };
@@ -2284,7 +2284,7 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             createdAt: string;
-                            /** @description when the key last authenticated a request, to the minute (null: never) */
+                            /** @description when the key last authenticated a request (written at most once a minute per key; null: never) */
                             lastUsedAt: string | null;
                             revokedAt: string | null;
                         }[];
@@ -2470,7 +2470,7 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             createdAt: string;
-                            /** @description when the key last authenticated a request, to the minute (null: never) */
+                            /** @description when the key last authenticated a request (written at most once a minute per key; null: never) */
                             lastUsedAt: string | null;
                             revokedAt: string | null;
                         };

@@ -35,7 +35,8 @@ export const ApiKeyInfo = Type.Object(
     status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
     createdAt: Timestamp,
     lastUsedAt: Type.Union([Timestamp, Type.Null()], {
-      description: 'when the key last authenticated a request, to the minute (null: never)',
+      description:
+        'when the key last authenticated a request (written at most once a minute per key; null: never)',
     }),
     revokedAt: NullableTimestamp,
   },

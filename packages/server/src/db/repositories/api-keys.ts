@@ -72,13 +72,20 @@ export function findKeyRevocation(db: Db, id: string) {
   return db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', id).executeTakeFirst();
 }
 
-export function setKeyRevokedAt(db: Db, id: string, revokedAt: Date) {
+/** Revokes a live key; undefined when it was revoked already (by a concurrent call, say). */
+export function revokeLiveKey(db: Db, id: string, revokedAt: Date) {
   return db
     .updateTable('api_keys')
     .set({ revoked_at: revokedAt })
     .where('id', '=', id)
+    .where('revoked_at', 'is', null)
     .returning(KEY_COLUMNS)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+}
+
+/** One key, whatever its environment (the admin's view). */
+export function findKey(db: Db, id: string) {
+  return db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 export function listApiKeys(db: Db, environmentId: string) {

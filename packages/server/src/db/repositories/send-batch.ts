@@ -57,12 +57,32 @@ export async function acceptBatch(
       return { kind: 'taken', requestSha256: Buffer.from(held.request_sha256), response: held.response };
     }
     const outcomes = items.length > 0 ? await acceptMessages(trx, items) : [];
-    await trx
+    const record = trx
       .updateTable('idempotency_keys')
-      .set({ response: JSON.stringify(answer(outcomes)) })
       .where('environment_id', '=', claim.environmentId)
-      .where('key', '=', claim.key)
-      .execute();
+      .where('key', '=', claim.key);
+    // Nothing accepted (every item refused in the statement): the key is not kept, as for a
+    // refused send, so the corrected batch may use it.
+    if (outcomes.some((o) => o.kind === 'accepted'))
+      await record.set({ response: JSON.stringify(answer(outcomes)) }).execute();
+    else
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('environment_id', '=', claim.environmentId)
+        .where('key', '=', claim.key)
+        .execute();
     return { kind: 'accepted', outcomes };
   });
+}
+
+/** A live record of the key: its request's digest and, for a batch, its answer. */
+export async function findBatchRecord(db: Db, environmentId: string, key: string, now: Date) {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select(['request_sha256', 'response'])
+    .where('environment_id', '=', environmentId)
+    .where('key', '=', key)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row && { requestSha256: Buffer.from(row.request_sha256), response: row.response };
 }

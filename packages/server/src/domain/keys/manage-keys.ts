@@ -13,9 +13,10 @@ import type {
 import {
   type ApiKeyRow,
   findEnvironmentKey,
+  findKey,
   insertApiKey,
   listApiKeys,
-  setKeyRevokedAt,
+  revokeLiveKey,
 } from '../../db/repositories/api-keys.js';
 import { auditedChange } from '../../db/repositories/audit.js';
 import type { Db } from '../../db/schema.js';
@@ -85,28 +86,33 @@ export async function issueKey(
   return { row, token: key.token };
 }
 
-/** Revokes a key (revoking a revoked key changes nothing and records nothing). */
+/**
+ * Revokes a key. Revoking a revoked key changes nothing and records nothing, also when two
+ * revocations race: only the one that revoked it writes the audit event.
+ */
 export async function withdrawKey(
   db: Db,
   now: Date,
   existing: Pick<ApiKeyRow, 'id' | 'revoked_at'>,
   actor: string,
 ): Promise<ApiKeyRow> {
-  return auditedChange(
+  if (existing.revoked_at) return findKey(db, existing.id);
+  const changed = await auditedChange(
     db,
     now,
-    (trx) => setKeyRevokedAt(trx, existing.id, existing.revoked_at ?? now),
+    (trx) => revokeLiveKey(trx, existing.id, now),
     (row) =>
-      existing.revoked_at
-        ? null
-        : {
+      row
+        ? {
             tenantId: row.tenant_id,
             actor,
             action: 'api_key.revoked',
             targetType: 'api_key',
             targetId: row.id,
-          },
+          }
+        : null,
   );
+  return changed ?? findKey(db, existing.id);
 }
 
 const actorOf = (auth: AuthContext) => `key:${auth.keyId}`;

@@ -15,7 +15,7 @@ import { rateLimitHeaders } from '@mailsvc/contract/rate-limit';
 import { findSizeProblems } from '@mailsvc/contract/size-bounds';
 import type { ValidateFunction } from 'ajv';
 import type { AcceptOutcome } from '../../db/repositories/send.js';
-import { acceptBatch } from '../../db/repositories/send-batch.js';
+import { acceptBatch, findBatchRecord } from '../../db/repositories/send-batch.js';
 import { ApiError } from '../../errors.js';
 import { createAjv, toFieldProblems } from '../../validation.js';
 import type { AuthContext } from '../auth/authenticate.js';
@@ -132,10 +132,22 @@ function outcomeResult(outcome: AcceptOutcome, c: Checked, messageId: string, at
   }
 }
 
-/** Counts the items beyond the one the request itself counted; 429 when the key's rate is spent. */
+/**
+ * Counts the items beyond the one the request itself counted; 429 when the key's rate is spent.
+ * A batch larger than the key may ever send at once (its plan's rate, or its burst allowance) is
+ * 400: waiting would not help.
+ */
 async function countItems(deps: Deps, auth: AuthContext, n: number): Promise<void> {
   if (n <= 1) return;
   const policy = apiKeyPolicy(auth.rateLimit);
+  // the most one count can take: the second's allowance, or the burst allowance once it is spent
+  const atOnce = Math.max(policy.points, policy.burst?.points ?? 0);
+  if (policy.points > 0 && n > atOnce)
+    throw new ApiError(
+      'invalid_request',
+      `A batch counts each send against the key's rate limit, and this key's plan lets it send at most ${atOnce} at once: split the batch.`,
+      [{ path: '/items', message: `must have at most ${atOnce} items for this key` }],
+    );
   const decision = await deps.rateLimits.limiter(policy).consume(auth.keyId, n - 1);
   if (!decision.ok)
     throw new ApiError(
@@ -144,6 +156,35 @@ async function countItems(deps: Deps, auth: AuthContext, n: number): Promise<voi
       undefined,
       rateLimitHeaders(policy, decision),
     );
+}
+
+/**
+ * What "the same batch" means for an Idempotency-Key: the items in order, each as the send route
+ * compares a send (the recipient normalised, the version resolved, metadata {} as none) when it
+ * has the send's shape, else as given.
+ */
+function batchDigest(items: readonly unknown[], now: Date): Buffer {
+  return requestDigest({
+    operation: 'sendBatch',
+    items: items.map((item, i) => {
+      const shaped = checkShape(item, `/items/${i}`, now);
+      return shaped instanceof ApiError ? item : comparableRequest(shaped.input, shaped.facts.to);
+    }),
+  });
+}
+
+/** The answer a live record of the key gives: its batch's answer again, or 409 for anything else. */
+function replayBatch(
+  held: { requestSha256: Buffer; response: Record<string, unknown> | null },
+  digest: Buffer,
+): Omit<SendBatchResponse, 'ok'> {
+  // held by another batch, or by something else (a send, a bulk send: no batch answer)
+  if (held.response === null || !held.requestSha256.equals(digest))
+    throw new ApiError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request in the last 24 hours.',
+    );
+  return { ...(held.response as Omit<SendBatchResponse, 'ok' | 'idempotent'>), idempotent: true };
 }
 
 export async function sendBatch(
@@ -155,6 +196,12 @@ export async function sendBatch(
   const now = deps.clock.now();
   const idempotencyKey = checkIdempotencyKey(rawIdempotencyKey);
   await countItems(deps, auth, body.items.length);
+  const digest = idempotencyKey === undefined ? undefined : batchDigest(body.items, now);
+  // 3. a live record of the key answers first, as for a send: the replay, or 409 (whatever the items)
+  if (idempotencyKey !== undefined) {
+    const held = await findBatchRecord(deps.db, auth.environmentId, idempotencyKey, now);
+    if (held) return replayBatch(held, digest!);
+  }
   const { results, ready } = await checkItems(deps, auth, body.items, now);
   const accepted = ready.map((c) => acceptItem(deps, auth, c.send, c.facts));
   const answerOf = (outcomes: AcceptOutcome[]) => {
@@ -165,18 +212,9 @@ export async function sendBatch(
     return { accepted: n, refused: all.length - n, results: all };
   };
   let answer: ReturnType<typeof answerOf> | undefined;
-  const digest =
-    idempotencyKey === undefined
-      ? undefined
-      : requestDigest({
-          operation: 'sendBatch',
-          items: body.items.map((item, i) => {
-            const c = ready.find((r) => r.index === i);
-            return c ? comparableRequest(c.input, c.facts.to) : item;
-          }),
-        });
-  // A batch none of whose items passed is not recorded under its key (as a refused send is not):
-  // the corrected batch may use the same key.
+  // A batch none of whose items is accepted is not recorded under its key (as a refused send is
+  // not): the corrected batch may use the same key. With no item left to accept, nothing is claimed;
+  // with items the database then refuses, acceptBatch drops its claim.
   const outcome = await acceptBatch(
     deps.db,
     accepted,
@@ -196,15 +234,8 @@ export async function sendBatch(
       return answer;
     },
   );
-  if (outcome.kind === 'taken') {
-    // held by another batch with the same items, or by something else (a send, a bulk send)
-    if (outcome.response === null || !outcome.requestSha256.equals(digest!))
-      throw new ApiError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used with a different request in the last 24 hours.',
-      );
-    return { ...(outcome.response as ReturnType<typeof answerOf>), idempotent: true };
-  }
+  // taken since the read above: by a concurrent batch with the same items, or by another request
+  if (outcome.kind === 'taken') return replayBatch(outcome, digest!);
   answer ??= answerOf(outcome.outcomes);
   if (answer.accepted > 0) {
     deps.queue.notify();
