@@ -616,17 +616,38 @@ describe('POST /v1/contacts/list', () => {
     ).toHaveLength(30);
   });
 
-  it('refuses a malformed cursor with 400 at /cursor', async () => {
+  it('refuses a malformed, forged, moved or stale cursor with 400 at /cursor', async () => {
     const other = Buffer.from('msg_01M81C1XJB7Y4KHB01G4B1P0M5').toString('base64url');
     const padded = `${Buffer.from(ids.alice!).toString('base64')}`;
-    for (const cursor of [
-      'garbage!',
-      'abc',
-      other,
-      padded,
-      `${Buffer.from(ids.alice!).toString('base64url')}x`,
-    ]) {
+    // an unsigned id, as cursors of this list were before they were signed
+    const bare = Buffer.from(ids.alice!).toString('base64url');
+    for (const cursor of ['garbage!', 'abc', other, padded, bare, `${bare}x`]) {
       expect(pathsOf(await list({ cursor }, t.apiKey)), cursor).toEqual(['/cursor']);
+    }
+    // a real cursor: with another search or filters, in another environment, changed, or a day old
+    const answered = (await list({ search: 'acme', pageSize: 1 }, t.apiKey)).json().nextCursor as string;
+    expect((await list({ search: 'acme', pageSize: 1, cursor: answered }, t.apiKey)).statusCode).toBe(200);
+    expect(pathsOf(await list({ search: 'acm', pageSize: 1, cursor: answered }, t.apiKey))).toEqual([
+      '/cursor',
+    ]);
+    const elsewhere = await seedScope(h);
+    expect(pathsOf(await list({ search: 'acme', pageSize: 1, cursor: answered }, elsewhere.apiKey))).toEqual([
+      '/cursor',
+    ]);
+    const [body, tag] = answered.split('.') as [string, string];
+    const forged = Buffer.from(Buffer.from(body, 'base64url').toString().replace(/^ct_./, 'ct_Z')).toString(
+      'base64url',
+    );
+    expect(pathsOf(await list({ search: 'acme', cursor: `${forged}.${tag}` }, t.apiKey))).toEqual([
+      '/cursor',
+    ]);
+    h.clock.advance(24 * 3_600_000 + 1000);
+    try {
+      expect(pathsOf(await list({ search: 'acme', pageSize: 1, cursor: answered }, t.apiKey))).toEqual([
+        '/cursor',
+      ]);
+    } finally {
+      h.clock.advance(-(24 * 3_600_000 + 1000));
     }
     expect(pathsOf(await list({ cursor: '' }, t.apiKey))).toEqual(['/cursor']);
     // null, as the last page answers it, is the first page

@@ -6,7 +6,12 @@
 import { createSign } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
-import { CUSTOM_FIELD_KEY_PATTERN, GROUP_SLUG_PATTERN, operations } from '@mailsvc/contract/api';
+import {
+  CUSTOM_FIELD_KEY_PATTERN,
+  GROUP_SLUG_PATTERN,
+  type ListContactsRequest,
+  operations,
+} from '@mailsvc/contract/api';
 import { listTemplates } from '@mailsvc/templates';
 import {
   ADMIN_TOKEN,
@@ -62,6 +67,7 @@ import { devRoutes } from '../src/dev/gallery/gallery-routes.js';
 import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
 import { adminCommands } from '../src/domain/admin/index.js';
 import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
+import { contactListBinding } from '../src/domain/contacts/list-contacts.js';
 import { signCursor } from '../src/domain/lists/signed-cursor.js';
 import { messageListBinding, toFilter } from '../src/domain/messages/list-messages.js';
 import { errorCatalogue } from '../src/errors.js';
@@ -935,16 +941,21 @@ function contactCorpora(): { endpoint: string; url: string; requests: HostileReq
     body: JSON.stringify({ contacts }),
     mustRefuse,
   }));
-  const cursor = Buffer.from('ct_01M81C1XJB7Y4KHB01G4B1P0M5').toString('base64url');
-  const listBase = {
+  const listFilters = {
     search: 'jane',
     filters: [
       { field: 'group', op: 'eq', value: 'hostile-contacts' },
       { field: 'status', op: 'in', value: ['active'] },
     ],
-    pageSize: 10,
-    cursor,
   };
+  // a cursor this environment answered for these filters: any change to it is refused
+  const cursor = signCursor(
+    h.runtime.deps.keys.listCursor,
+    contactListBinding(s.environmentId, listFilters as ListContactsRequest),
+    'ct_01M81C1XJB7Y4KHB01G4B1P0M5',
+    h.clock.now(),
+  );
+  const listBase = { ...listFilters, pageSize: 10, cursor };
   const dated = { filters: [{ field: 'lastEmailedAt', op: 'after', value: '2026-11-01T00:00:00Z' }] };
   const clause = (c: unknown, mustRefuse: boolean, name = JSON.stringify(c)): BodyCase => ({
     name: `/filters/0: ${name}`,

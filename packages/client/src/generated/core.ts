@@ -1050,7 +1050,7 @@ export interface ListContactsBody {
    */
   pageSize?: number
   /**
-   * the previous page's nextCursor; null or absent for the first page
+   * the previous page's nextCursor, with the same search and filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page
    */
   cursor?: (string | null)
 }

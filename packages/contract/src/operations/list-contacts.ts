@@ -32,7 +32,8 @@ export const ListContactsRequest = Type.Object(
         type: ['string', 'null'],
         minLength: 1,
         maxLength: 200,
-        description: "the previous page's nextCursor; null or absent for the first page",
+        description:
+          "the previous page's nextCursor, with the same search and filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page",
       }),
     ),
   },
@@ -72,7 +73,7 @@ export const listContacts = {
     response: {
       ok: true,
       contacts: [CONTACT_EXAMPLE],
-      nextCursor: 'Y3RfMDFNODFDMVhKQjdZNEtIQjAxRzRCMVAwTTU',
+      nextCursor: 'Y3RfMDFNODFDMVhKQjdZNEtIQjAxRzRCMVAwTTV-MTc2NDMyNDUzMDEyMw.q0vG3aF7bC1mX9pLr2sT8w',
     },
   },
 } as const satisfies Operation;

@@ -3402,7 +3402,7 @@ export interface operations {
                     }))[];
                     /** @description default 50; a value above 200 is read as 200 */
                     pageSize?: number;
-                    /** @description the previous page's nextCursor; null or absent for the first page */
+                    /** @description the previous page's nextCursor, with the same search and filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page */
                     cursor?: string | null;
                 };
             };
@@ -3441,7 +3441,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "Y3RfMDFNODFDMVhKQjdZNEtIQjAxRzRCMVAwTTU"
+                     *       "nextCursor": "Y3RfMDFNODFDMVhKQjdZNEtIQjAxRzRCMVAwTTV-MTc2NDMyNDUzMDEyMw.q0vG3aF7bC1mX9pLr2sT8w"
                      *     }
                      */
                     "application/json": {

@@ -1,19 +1,22 @@
 // POST /v1/contacts/list (seed §4, DESIGN.md §7): the tenant's contacts in id order (creation
 // order), searched (a case-insensitive substring of email or name) and filtered (clauses ANDed;
-// status and the flags for the key's environment), a page at a time. The cursor is the page's
-// last id, opaque to the caller: a contact added while someone pages gets a later id, so it comes
-// on a later page, once, and nothing moves between pages.
+// status and the flags for the key's environment), a page at a time. The cursor stands for the
+// page's last id, signed and bound to the environment, the search and the filters for 24 hours
+// (domain/lists/signed-cursor.ts, as the message list's): a contact added while someone pages gets
+// a later id, so it comes on a later page, once, and nothing moves between pages.
 import {
   type ContactFilter,
   LIST_PAGE_SIZE_DEFAULT,
   LIST_PAGE_SIZE_MAX,
   type ListContactsRequest,
   type ListContactsResponse,
+  MESSAGE_LIST_CURSOR_TTL_HOURS,
 } from '@mailsvc/contract/api';
 import { type ContactFilterSql, listContactRecords } from '../../db/repositories/contacts.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
+import { type CursorBinding, readCursor, signCursor } from '../lists/signed-cursor.js';
 import { toContact } from './contact-record.js';
 import { CONTACT_ID } from './get-contact.js';
 
@@ -22,14 +25,18 @@ export function clampPageSize(pageSize: number | undefined): number {
   return Math.min(pageSize ?? LIST_PAGE_SIZE_DEFAULT, LIST_PAGE_SIZE_MAX);
 }
 
-export const encodeCursor = (lastId: string) => Buffer.from(lastId, 'utf8').toString('base64url');
+/** How long a cursor may be used after it was answered (as the message list's). */
+const CURSOR_TTL_MS = MESSAGE_LIST_CURSOR_TTL_HOURS * 3_600_000;
 
-/** The last id a cursor stands for; null for anything this API did not make. */
-export function decodeCursor(cursor: string): string | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  return CONTACT_ID.test(id) && encodeCursor(id) === cursor ? id : null;
-}
+/**
+ * Where a cursor of this list is valid (DESIGN.md §12): the key's environment (the list shows its
+ * states) and the search and filters as given.
+ */
+export const contactListBinding = (environmentId: string, input: ListContactsRequest): CursorBinding => ({
+  list: 'contacts',
+  environmentId,
+  filters: JSON.stringify([input.search ?? null, input.filters ?? []]),
+});
 
 /** For ILIKE: the backslash (our ESCAPE character), % and _ match themselves. */
 export const escapeLikePattern = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -57,19 +64,27 @@ export async function listContacts(
   auth: AuthContext,
   input: ListContactsRequest,
 ): Promise<Omit<ListContactsResponse, 'ok'>> {
+  const binding = contactListBinding(auth.environmentId, input);
+  const now = deps.clock.now();
   let afterId: string | undefined;
   if (input.cursor !== undefined && input.cursor !== null) {
-    const id = decodeCursor(input.cursor);
-    if (id === null)
+    const read = readCursor(deps.keys.listCursor, binding, input.cursor, now, CURSOR_TTL_MS);
+    if (!read.ok || !CONTACT_ID.test(read.position))
       throw new ApiError('invalid_request', 'The request body is not valid.', [
-        { path: '/cursor', message: 'is not a cursor of this list: pass nextCursor as it was answered' },
+        {
+          path: '/cursor',
+          message:
+            !read.ok && read.reason === 'expired'
+              ? `has expired (a cursor is valid for ${MESSAGE_LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
+              : 'is not a cursor of this list with this search and these filters: pass nextCursor as it was answered, with the same search and filters',
+        },
       ]);
-    afterId = id;
+    afterId = read.position;
   }
   const pageSize = clampPageSize(input.pageSize);
   const rows = await listContactRecords(
     deps.db,
-    { tenantId: auth.tenantId, environmentId: auth.environmentId, now: deps.clock.now() },
+    { tenantId: auth.tenantId, environmentId: auth.environmentId, now },
     {
       searchPattern: input.search ? escapeLikePattern(input.search) : undefined,
       filters: (input.filters ?? []).map(toFilterSql),
@@ -81,6 +96,7 @@ export async function listContacts(
   const page = rows.slice(0, pageSize);
   return {
     contacts: page.map(toContact),
-    nextCursor: rows.length > pageSize ? encodeCursor(page.at(-1)!.id) : null,
+    nextCursor:
+      rows.length > pageSize ? signCursor(deps.keys.listCursor, binding, page.at(-1)!.id, now) : null,
   };
 }
