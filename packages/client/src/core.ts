@@ -20,6 +20,8 @@ import {
   type IngestRelayEventResult,
   type IngestSesEventBody,
   type IngestSesEventResult,
+  type ListAuditEventsBody,
+  type ListAuditEventsResult,
   type ListContactsBody,
   type ListContactsResult,
   type ListGroupsResult,
@@ -48,6 +50,7 @@ import {
   type UpsertGroupBody,
   type UpsertGroupResult,
 } from './generated/core.js';
+import { pages } from './pages.js';
 import type { TemplateData, TemplateId, TemplateLatestVersion, VersionedData } from './templates.js';
 import { type CallOptions, type ClientOptions, newIdempotencyKey, Transport } from './transport.js';
 
@@ -232,6 +235,17 @@ export class Mailsvc {
     revoke(body: RevokeKeyBody, options?: CallOptions): Promise<RevokeKeyResult>;
   };
 
+  /** The environment's audit events (`POST /v1/audit/list`); a full key only. */
+  readonly audit: {
+    /** A page of the environment's audit events, newest first, by action and time. */
+    list(body?: ListAuditEventsBody, options?: CallOptions): Promise<ListAuditEventsResult>;
+    /** Every audit event the filters match, newest first, a page fetched as you iterate. */
+    listAll(
+      body?: Omit<ListAuditEventsBody, 'cursor'>,
+      options?: CallOptions,
+    ): AsyncIterableIterator<ListAuditEventsResult['events'][number]>;
+  };
+
   /** The relay event intakes (`POST /v1/events/…`); also usable alone, without an API key: MailsvcEvents. */
   readonly events: MailsvcEvents;
 
@@ -329,6 +343,14 @@ export class Mailsvc {
       list: (opts = {}) => this.call('listKeys', {}, opts),
       revoke: (body, opts = {}) => this.call('revokeKey', body, opts),
     };
+    this.audit = {
+      list: (body = {}, opts = {}) => this.call('listAuditEvents', body, opts),
+      listAll: (body = {}, opts = {}) =>
+        pages(
+          (cursor) => this.call<ListAuditEventsResult>('listAuditEvents', { ...body, cursor }, opts),
+          (page) => page.events,
+        ),
+    };
     this.events = new MailsvcEvents(options, this.transport);
     this.contacts = {
       upsert: (body, opts = {}) => this.call('upsertContact', body, opts),
@@ -362,20 +384,4 @@ export class Mailsvc {
       idempotencyKey: headers['idempotency-key'],
     });
   }
-}
-
-/**
- * The items of a cursor-paged list, one page fetched at a time as the caller iterates (and only
- * then: breaking out of the loop fetches nothing more).
- */
-async function* pages<P extends { nextCursor: string | null }, T>(
-  fetchPage: (cursor: string | null) => Promise<P>,
-  itemsOf: (page: P) => readonly T[],
-): AsyncIterableIterator<T> {
-  let cursor: string | null = null;
-  do {
-    const page: P = await fetchPage(cursor);
-    yield* itemsOf(page);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
 }

@@ -243,6 +243,13 @@ describe('API keys', () => {
     expect(err.status).toBe(403);
     expect((await admin.keys.list()).keys.map((k) => k.keyId)).toContain(key.keyId);
     expect((await admin.keys.revoke({ keyId: key.keyId })).key.status).toBe('revoked');
+    const actions: string[] = [];
+    for await (const e of admin.audit.listAll({
+      action: ['api_key.created', 'api_key.revoked'],
+      pageSize: 1,
+    }))
+      if (e.targetId === key.keyId) actions.push(e.action);
+    expect(actions.sort()).toEqual(['api_key.created', 'api_key.revoked']);
   });
 });
 

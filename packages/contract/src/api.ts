@@ -21,6 +21,7 @@ import { getQuota } from './operations/get-quota.js';
 import { getRecipientStatus } from './operations/get-recipient-status.js';
 import { ingestRelayEvent } from './operations/ingest-relay-event.js';
 import { ingestSesEvent } from './operations/ingest-ses-event.js';
+import { listAuditEvents } from './operations/list-audit-events.js';
 import { listContacts } from './operations/list-contacts.js';
 import { listGroups } from './operations/list-groups.js';
 import { listKeys } from './operations/list-keys.js';
@@ -60,6 +61,13 @@ export {
   RelayEventResponse,
 } from './operations/ingest-relay-event.js';
 export { SesEventResponse, SnsMessageRequest } from './operations/ingest-ses-event.js';
+export {
+  AUDIT_PAGE_SIZE_DEFAULT,
+  AUDIT_PAGE_SIZE_MAX,
+  AuditEventItem,
+  ListAuditEventsRequest,
+  ListAuditEventsResponse,
+} from './operations/list-audit-events.js';
 export {
   LIST_FILTERS_MAX,
   LIST_PAGE_SIZE_DEFAULT,
@@ -170,6 +178,7 @@ export const operations = {
   createKey,
   listKeys,
   revokeKey,
+  listAuditEvents,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

@@ -36,7 +36,8 @@ export function metadataProblems(value: unknown, pointer: string): { path: strin
     // characters as the core's schema counts them (code points, not UTF-16 units)
     else if ([...v].length > METADATA_VALUE_MAX)
       problems.push({ path: at, message: `must be at most ${METADATA_VALUE_MAX} characters` });
-    else if (!VALUE.test(v)) problems.push({ path: at, message: 'must not contain control characters' });
+    else if (!VALUE.test(v))
+      problems.push({ path: at, message: 'must not contain control characters or line separators' });
   }
   return problems;
 }

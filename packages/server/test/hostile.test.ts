@@ -805,6 +805,69 @@ function keyCorpora(): { endpoint: string; url: string; requests: HostileRequest
   }));
 }
 
+/** POST /v1/audit/list: actions, times, page size, cursor. */
+function auditCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const base = {
+    action: ['api_key.created'],
+    createdAfter: '2026-11-01T00:00:00Z',
+    createdBefore: '2026-12-01T00:00:00Z',
+    pageSize: 10,
+  };
+  const cases: BodyCase[] = [
+    ...fieldBodies(base, [
+      // any other action name of the right shape is a filter that matches nothing
+      {
+        pointer: '/action/0',
+        kind: 'exact',
+        valid: 'api_key.created',
+        limits: [64],
+        extra: IDENTIFIER_ATTACKS,
+      },
+      {
+        pointer: '/createdAfter',
+        kind: 'exact',
+        valid: '2026-11-01T00:00:00Z',
+        limits: [40],
+        extra: TIMESTAMP_ATTACKS,
+      },
+      { pointer: '/cursor', kind: 'exact', valid: 'x', limits: [300], extra: IDENTIFIER_ATTACKS },
+    ]).filter((c) => !c.name.startsWith('/cursor: null') && !c.name.startsWith('/cursor: x')),
+    ...['/action', '/createdAfter', '/createdBefore'].flatMap((p) => wrongTypeBodies(base, p)),
+    { name: '/action: none', body: JSON.stringify({ action: [] }), mustRefuse: true },
+    {
+      name: '/action: 21',
+      body: JSON.stringify({ action: Array.from({ length: 21 }, (_, i) => `a.b${'x'.repeat(i)}`) }),
+      mustRefuse: true,
+    },
+    ...[0, -1, 2.5, 1e308, 101].map((n) => ({
+      name: `/pageSize: ${n}`,
+      body: JSON.stringify({ pageSize: n }),
+      mustRefuse: !Number.isInteger(n) || n < 1,
+    })),
+    ...structuralBodies(base, ''),
+    ...sizeCases(base, '/v1/audit/list'),
+    ...contentTypeBodies(base),
+  ];
+  return [
+    {
+      endpoint: 'POST /v1/audit/list',
+      url: '/v1/audit/list',
+      requests: bodyRequests('POST /v1/audit/list', '/v1/audit/list', bearer(s.apiKey), cases),
+    },
+  ];
+}
+
+describe('the audit list', () => {
+  it('answers every hostile body on /v1/audit/list with a documented 4xx (or a page when no rule refuses it)', async () => {
+    for (const corpus of auditCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
+
 describe('API keys', () => {
   it('answers every hostile body on /v1/keys/* with a documented 4xx (or its answer when no rule refuses it)', async () => {
     for (const corpus of keyCorpora()) {
@@ -1451,6 +1514,7 @@ describe('recipients and messages', () => {
       ...lookupCorpora().map((c) => c.endpoint),
       ...messageListCorpora().map((c) => c.endpoint),
       ...keyCorpora().map((c) => c.endpoint),
+      ...auditCorpora().map((c) => c.endpoint),
       ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
       ...groupCorpora().map((c) => c.endpoint),
       ...contactCorpora().map((c) => c.endpoint),

@@ -128,6 +128,7 @@ const calls: Record<string, Call> = {
   '/v1/messages/get': (b) => client.POST('/v1/messages/get', { body: b as JsonBody<'/v1/messages/get'> }),
   '/v1/messages/list': (b) => client.POST('/v1/messages/list', { body: b as JsonBody<'/v1/messages/list'> }),
   '/v1/send/batch': (b) => client.POST('/v1/send/batch', { body: b as JsonBody<'/v1/send/batch'> }),
+  '/v1/audit/list': (b) => client.POST('/v1/audit/list', { body: b as JsonBody<'/v1/audit/list'> }),
   '/v1/keys/create': (b) => client.POST('/v1/keys/create', { body: b as JsonBody<'/v1/keys/create'> }),
   '/v1/keys/list': (b) => client.POST('/v1/keys/list', { body: b as JsonBody<'/v1/keys/list'> }),
   '/v1/keys/revoke': (b) => client.POST('/v1/keys/revoke', { body: b as JsonBody<'/v1/keys/revoke'> }),

@@ -1666,6 +1666,77 @@ export interface RevokeKeyResult {
   }
 }
 
+/** The body of `POST /v1/audit/list`. */
+export interface ListAuditEventsBody {
+  /**
+   * events of any of these actions, e.g. ["api_key.created", "recipient.resubscribed"]
+   *
+   * @minItems 1
+   * @maxItems 20
+   *
+   * Items: At most 64 characters.
+   */
+  action?: string[]
+  /**
+   * recorded at or after this instant (RFC 3339)
+   */
+  createdAfter?: string
+  /**
+   * recorded before this instant (RFC 3339)
+   */
+  createdBefore?: string
+  /**
+   * default 50; a value above 100 is read as 100
+   */
+  pageSize?: number
+  /**
+   * the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page
+   */
+  cursor?: (string | null)
+}
+
+/** The 200 answer of `POST /v1/audit/list`. */
+export interface ListAuditEventsResult {
+  ok: true
+  /**
+   * newest first
+   */
+  events: {
+    id: string
+    /**
+     * who: key:<keyId>, recipient (an unsubscribe), system:…, admin:…
+     */
+    actor: string
+    /**
+     * what, e.g. api_key.created, recipient.resubscribed
+     */
+    action: string
+    targetType: string
+    /**
+     * as stored: a recipient is <environmentId>:<masked address>
+     */
+    targetId: string
+    /**
+     * as recorded; addresses masked
+     */
+    details: {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^(.*)$".
+       */
+      [k: string]: unknown
+    }
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+  }[]
+  /**
+   * pass it as cursor, with the same filters, for the next page; null on the last page
+   */
+  nextCursor: (string | null)
+}
+
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
@@ -1692,6 +1763,7 @@ export const operations = {
   createKey: { method: 'POST', path: '/v1/keys/create', idempotencyKey: false },
   listKeys: { method: 'POST', path: '/v1/keys/list', idempotencyKey: false },
   revokeKey: { method: 'POST', path: '/v1/keys/revoke', idempotencyKey: false },
+  listAuditEvents: { method: 'POST', path: '/v1/audit/list', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
@@ -1721,5 +1793,6 @@ export interface OperationErrors {
   createKey: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   listKeys: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   revokeKey: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'key_not_found';
+  listAuditEvents: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];

@@ -23,6 +23,7 @@ import { installAuth } from './auth-hook.js';
 import { collectRoutesFor405, installErrorHandling, parseJsonRequestBody, sendError } from './errors.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
+import { auditRoutes } from './routes/audit.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { contactRoutes } from './routes/contacts.js';
 import { eventRoutes } from './routes/events.js';
@@ -209,6 +210,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   sendRoutes(app, deps);
   recipientRoutes(app, deps);
   keyRoutes(app, deps);
+  auditRoutes(app, deps);
   contactRoutes(app, deps);
   groupRoutes(app, deps);
   bulkRoutes(app, deps);

@@ -170,6 +170,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The environment’s audit events, newest first, a page at a time (extension; full keys only) */
+        post: operations["listAuditEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/upsert": {
         parameters: {
             query?: never;
@@ -2533,6 +2550,214 @@ export interface operations {
              *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
              *
              *     `key_not_found`: No API key with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": [
+                 *         "api_key.created",
+                 *         "api_key.revoked"
+                 *       ],
+                 *       "pageSize": 20
+                 *     }
+                 */
+                "application/json": {
+                    /** @description events of any of these actions, e.g. ["api_key.created", "recipient.resubscribed"] */
+                    action?: string[];
+                    /**
+                     * Format: date-time
+                     * @description recorded at or after this instant (RFC 3339)
+                     */
+                    createdAfter?: string;
+                    /**
+                     * Format: date-time
+                     * @description recorded before this instant (RFC 3339)
+                     */
+                    createdBefore?: string;
+                    /** @description default 50; a value above 100 is read as 100 */
+                    pageSize?: number;
+                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page */
+                    cursor?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "events": [
+                     *         {
+                     *           "id": "evt_01M81C1XJB7Y4KHB01G4B1P0M5",
+                     *           "actor": "key:key_01M81C1XJBK8H34T187GBDP8V9",
+                     *           "action": "api_key.created",
+                     *           "targetType": "api_key",
+                     *           "targetId": "key_01M81C1XJB2NNCEJ58HV846MWZ",
+                     *           "details": {
+                     *             "scope": "send",
+                     *             "templateCategories": null,
+                     *             "name": "wrapper"
+                     *           },
+                     *           "createdAt": "2026-11-22T10:15:30.123Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description newest first */
+                        events: {
+                            id: string;
+                            /** @description who: key:<keyId>, recipient (an unsubscribe), system:…, admin:… */
+                            actor: string;
+                            /** @description what, e.g. api_key.created, recipient.resubscribed */
+                            action: string;
+                            targetType: string;
+                            /** @description as stored: a recipient is <environmentId>:<masked address> */
+                            targetId: string;
+                            /** @description as recorded; addresses masked */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description pass it as cursor, with the same filters, for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
              */
             404: {
                 headers: {

@@ -125,6 +125,7 @@ export interface AuditEventsTable {
   target_id: string;
   details: Json<Record<string, unknown>>;
   created_at: Timestamp;
+  environment_id: Nullable<string>;
 }
 
 export interface RecipientsTable {

@@ -76,6 +76,7 @@ export async function issueKey(
       }),
     (row) => ({
       tenantId: row.tenant_id,
+      environmentId: row.environment_id,
       actor,
       action: 'api_key.created',
       targetType: 'api_key',
@@ -105,6 +106,7 @@ export async function withdrawKey(
       row
         ? {
             tenantId: row.tenant_id,
+            environmentId: row.environment_id,
             actor,
             action: 'api_key.revoked',
             targetType: 'api_key',
