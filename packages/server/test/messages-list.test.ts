@@ -408,6 +408,16 @@ describe('POST /v1/messages/list', () => {
     });
   });
 
+  it('names the statuses when a status is not one', async () => {
+    const res = await list({ status: ['lost'] });
+    expect(res.json().error.details).toEqual([
+      {
+        path: '/status/0',
+        message: expect.stringMatching(/^must be one of "queued", "sending", .*"canceled"$/),
+      },
+    ]);
+  });
+
   it('refuses bad filters with 400 invalid_request at their path', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ status: [] }, '/status'],

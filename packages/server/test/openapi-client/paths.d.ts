@@ -1233,7 +1233,10 @@ export interface operations {
                             messageId: string;
                             templateId: string;
                             templateVersion: string;
-                            /** @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send */
+                            /**
+                             * @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+                             * @enum {string}
+                             */
                             status: "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
                             /**
                              * Format: date-time
@@ -1608,7 +1611,10 @@ export interface operations {
                             messageId: string;
                             templateId: string;
                             templateVersion: string;
-                            /** @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send */
+                            /**
+                             * @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+                             * @enum {string}
+                             */
                             status: "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
                             /**
                              * Format: date-time
@@ -1885,7 +1891,10 @@ export interface operations {
                             messageId: string;
                             templateId: string;
                             templateVersion: string;
-                            /** @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send */
+                            /**
+                             * @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+                             * @enum {string}
+                             */
                             status: "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
                             /**
                              * Format: date-time

@@ -4,26 +4,30 @@ import { FAILURE_REASONS, MESSAGE_ERROR_CODES } from '../../message-errors.js';
 import { Metadata } from './metadata.js';
 import { Timestamp } from './timestamp.js';
 
-/** A message's state (DESIGN.md §4). */
-export const MessageStatus = Type.Union(
-  [
-    Type.Literal('queued'),
-    Type.Literal('sending'),
-    Type.Literal('deferred'),
-    Type.Literal('sent'),
-    Type.Literal('delivered'),
-    Type.Literal('bounced'),
-    Type.Literal('failed'),
-    Type.Literal('suppressed'),
-    Type.Literal('expired'),
-    Type.Literal('complained'),
-    Type.Literal('canceled'),
-  ],
-  {
-    description:
-      'queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send',
-  },
-);
+export const MESSAGE_STATUSES = [
+  'queued',
+  'sending',
+  'deferred',
+  'sent',
+  'delivered',
+  'bounced',
+  'failed',
+  'suppressed',
+  'expired',
+  'complained',
+  'canceled',
+] as const;
+
+/**
+ * A message's state (DESIGN.md §4). One enum rather than a union of literals: a wrong value is
+ * one error naming the statuses, not one per literal.
+ */
+export const MessageStatus = Type.Unsafe<(typeof MESSAGE_STATUSES)[number]>({
+  type: 'string',
+  enum: [...MESSAGE_STATUSES],
+  description:
+    'queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send',
+});
 
 /** What went wrong last, when something did: a code and the remote server's words. */
 const MessageError = Type.Object(
