@@ -104,8 +104,25 @@ describe('GET /metrics', () => {
     const refused = await send({ templateId: 'no-such-template', to: 'x@example.com', data: {} });
     expect(refused.statusCode).toBe(404);
 
+    // a batch's items count one by one, each with its result
+    const batch = await h.request({
+      method: 'POST',
+      url: '/v1/send/batch',
+      headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        items: [
+          { templateId: 'login-code', to: 'm-batch@example.com', data: { code: '123456' } },
+          { templateId: 'login-code', to: 'nobody', data: { code: '123456' } },
+        ],
+      }),
+    });
+    expect(batch.json().accepted).toBe(1);
+
     const queued = await scrape();
-    expect(accepted(queued) - accepted(before)).toBe(3);
+    expect(accepted(queued) - accepted(before)).toBe(4);
+    expect(
+      value(queued, 'mailsvc_accepts_total', { category: 'security', result: 'invalid_request' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(
       value(queued, 'mailsvc_accepts_total', { category: 'unknown', result: 'template_not_found' }),
     ).toBeGreaterThanOrEqual(1);
@@ -122,7 +139,8 @@ describe('GET /metrics', () => {
 
     await worker.drain();
     const after = await scrape();
-    expect(sent(after) - sent(before)).toBe(3);
+    // the three sends and the batch's accepted item
+    expect(sent(after) - sent(before)).toBe(4);
     expect(value(after, 'mailsvc_smtp_duration_seconds_count', { result: 'sent' })).toBeGreaterThanOrEqual(3);
     expect(value(after, 'mailsvc_batch_size_count', { kind: 'claim' })).toBeGreaterThanOrEqual(1);
     expect(value(after, 'mailsvc_queue_messages', { status: 'queued' })).toBe(0);

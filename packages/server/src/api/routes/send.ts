@@ -48,9 +48,16 @@ export function sendRoutes(app: FastifyInstance, deps: Deps) {
   });
   apiRoute(app, 'sendBatch', {
     access: ['trial', 'project', 'environment'],
-    handler: async (req) => ({
-      ok: true,
-      ...(await sendBatch(deps, authOf(req), req.body as SendBatchRequest, req.headers['idempotency-key'])),
-    }),
+    handler: async (req) => {
+      const body = req.body as SendBatchRequest;
+      const answer = await sendBatch(deps, authOf(req), body, req.headers['idempotency-key']);
+      // Each item counts as a send in the accept metrics, with its own result.
+      for (const [i, r] of answer.results.entries())
+        deps.metrics.accepts.inc({
+          category: categoryOf(body.items[i]),
+          result: r.status === 'refused' ? r.error.code : answer.idempotent ? 'replayed' : 'accepted',
+        });
+      return { ok: true, ...answer };
+    },
   });
 }
