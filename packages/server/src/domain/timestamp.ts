@@ -32,3 +32,14 @@ export function parseTimestamp(text: string): Date | null {
 export function isTimestamp(text: string): boolean {
   return parseTimestamp(text) !== null;
 }
+
+/**
+ * The first whole millisecond at or after the instant (a finer fraction rounded up), or null: the
+ * bound of a range over values stored in whole milliseconds (message and event ids and times).
+ */
+export function parseTimestampToMs(text: string): Date | null {
+  const at = parseTimestamp(text);
+  if (at === null) return null;
+  const finer = /[1-9]/.test((/\.(\d+)/.exec(text)?.[1] ?? '').slice(3));
+  return finer ? new Date(at.getTime() + 1) : at;
+}

@@ -7,7 +7,6 @@ import {
   AUDIT_PAGE_SIZE_MAX,
   type ListAuditEventsRequest,
   type ListAuditEventsResponse,
-  MESSAGE_LIST_CURSOR_TTL_HOURS,
 } from '@mailsvc/contract/api';
 import { encodeUlid } from '@mailsvc/contract/http';
 import { listEnvironmentAuditPage } from '../../db/repositories/audit.js';
@@ -15,21 +14,19 @@ import { ApiError } from '../../errors.js';
 import { ULID_PATTERN } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
-import { readCursor, signCursor } from '../lists/signed-cursor.js';
-import { parseTimestamp } from '../timestamp.js';
+import { cursorPosition, signCursor } from '../lists/signed-cursor.js';
+import { parseTimestampToMs } from '../timestamp.js';
 
 const EVENT_ID = new RegExp(`^evt_${ULID_PATTERN}$`);
-const CURSOR_TTL_MS = MESSAGE_LIST_CURSOR_TTL_HOURS * 3_600_000;
 const ZEROS = new Uint8Array(16);
 /** The first event id of a millisecond (ids are ULIDs of created_at), a finer instant rounded up. */
 function firstIdAt(text: string, path: string): string {
-  const at = parseTimestamp(text);
+  const at = parseTimestampToMs(text);
   if (at === null)
     throw new ApiError('invalid_request', 'The request body is not valid.', [
       { path, message: 'must be an RFC 3339 date-time with an offset, in the years 1970 to 9999' },
     ]);
-  const finer = /[1-9]/.test((/\.(\d+)/.exec(text)?.[1] ?? '').slice(3));
-  return `evt_${encodeUlid(at.getTime() + (finer ? 1 : 0), ZEROS)}`;
+  return `evt_${encodeUlid(at.getTime(), ZEROS)}`;
 }
 
 export async function listAuditEvents(
@@ -48,21 +45,7 @@ export async function listAuditEvents(
     filters: JSON.stringify([actions ?? null, fromId ?? null, endId ?? null]),
   };
   const now = deps.clock.now();
-  let beforeId: string | undefined;
-  if (input.cursor !== undefined && input.cursor !== null) {
-    const read = readCursor(deps.keys.listCursor, binding, input.cursor, now, CURSOR_TTL_MS);
-    if (!read.ok || !EVENT_ID.test(read.position))
-      throw new ApiError('invalid_request', 'The request body is not valid.', [
-        {
-          path: '/cursor',
-          message:
-            !read.ok && read.reason === 'expired'
-              ? `has expired (a cursor is valid for ${MESSAGE_LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
-              : 'is not a cursor of this list with these filters: pass nextCursor as it was answered, with the same filters',
-        },
-      ]);
-    beforeId = read.position;
-  }
+  const beforeId = cursorPosition(deps.keys.listCursor, binding, input.cursor, now, EVENT_ID);
   const belowId =
     beforeId !== undefined && endId !== undefined
       ? beforeId < endId

@@ -10,13 +10,11 @@ import {
   LIST_PAGE_SIZE_MAX,
   type ListContactsRequest,
   type ListContactsResponse,
-  MESSAGE_LIST_CURSOR_TTL_HOURS,
 } from '@mailsvc/contract/api';
 import { type ContactFilterSql, listContactRecords } from '../../db/repositories/contacts.js';
-import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
-import { type CursorBinding, readCursor, signCursor } from '../lists/signed-cursor.js';
+import { type CursorBinding, cursorPosition, signCursor } from '../lists/signed-cursor.js';
 import { toContact } from './contact-record.js';
 import { CONTACT_ID } from './get-contact.js';
 
@@ -24,9 +22,6 @@ import { CONTACT_ID } from './get-contact.js';
 export function clampPageSize(pageSize: number | undefined): number {
   return Math.min(pageSize ?? LIST_PAGE_SIZE_DEFAULT, LIST_PAGE_SIZE_MAX);
 }
-
-/** How long a cursor may be used after it was answered (as the message list's). */
-const CURSOR_TTL_MS = MESSAGE_LIST_CURSOR_TTL_HOURS * 3_600_000;
 
 /**
  * Where a cursor of this list is valid (DESIGN.md §12): the key's environment (the list shows its
@@ -66,21 +61,10 @@ export async function listContacts(
 ): Promise<Omit<ListContactsResponse, 'ok'>> {
   const binding = contactListBinding(auth.environmentId, input);
   const now = deps.clock.now();
-  let afterId: string | undefined;
-  if (input.cursor !== undefined && input.cursor !== null) {
-    const read = readCursor(deps.keys.listCursor, binding, input.cursor, now, CURSOR_TTL_MS);
-    if (!read.ok || !CONTACT_ID.test(read.position))
-      throw new ApiError('invalid_request', 'The request body is not valid.', [
-        {
-          path: '/cursor',
-          message:
-            !read.ok && read.reason === 'expired'
-              ? `has expired (a cursor is valid for ${MESSAGE_LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
-              : 'is not a cursor of this list with this search and these filters: pass nextCursor as it was answered, with the same search and filters',
-        },
-      ]);
-    afterId = read.position;
-  }
+  const afterId = cursorPosition(deps.keys.listCursor, binding, input.cursor, now, CONTACT_ID, {
+    these: 'this search and these filters',
+    same: 'search and filters',
+  });
   const pageSize = clampPageSize(input.pageSize);
   const rows = await listContactRecords(
     deps.db,

@@ -3,6 +3,11 @@
 // hand, answered in another environment or for other filters, or older than its lifetime is not
 // read: the list answers 400 with a path, and the caller starts again from the first page.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MESSAGE_LIST_CURSOR_TTL_HOURS } from '@mailsvc/contract/api';
+import { ApiError } from '../../errors.js';
+
+/** How long every list's cursor may be used after it was answered. */
+const CURSOR_TTL_MS = MESSAGE_LIST_CURSOR_TTL_HOURS * 3_600_000;
 
 const TAG_BYTES = 16;
 
@@ -49,4 +54,31 @@ export function readCursor(
   if (sep <= 0 || !Number.isSafeInteger(issuedAt)) return { ok: false, reason: 'invalid' };
   if (now.getTime() - issuedAt > ttlMs) return { ok: false, reason: 'expired' };
   return { ok: true, position: body.slice(0, sep) };
+}
+
+/**
+ * The position a list's `cursor` field stands for (null or absent: the first page), or 400
+ * invalid_request at /cursor: not a cursor of this binding, a position that is not one of the
+ * list's ids, or older than 24 hours. `words` says, in the answer, what it was bound to.
+ */
+export function cursorPosition(
+  key: Buffer,
+  binding: CursorBinding,
+  cursor: string | null | undefined,
+  now: Date,
+  position: RegExp,
+  words: { these: string; same: string } = { these: 'these filters', same: 'filters' },
+): string | undefined {
+  if (cursor === undefined || cursor === null) return undefined;
+  const read = readCursor(key, binding, cursor, now, CURSOR_TTL_MS);
+  if (read.ok && position.test(read.position)) return read.position;
+  throw new ApiError('invalid_request', 'The request body is not valid.', [
+    {
+      path: '/cursor',
+      message:
+        !read.ok && read.reason === 'expired'
+          ? `has expired (a cursor is valid for ${MESSAGE_LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
+          : `is not a cursor of this list with ${words.these}: pass nextCursor as it was answered, with the same ${words.same}`,
+    },
+  ]);
 }

@@ -6,7 +6,6 @@
 import {
   type ListMessagesRequest,
   type ListMessagesResponse,
-  MESSAGE_LIST_CURSOR_TTL_HOURS,
   MESSAGE_LIST_PAGE_SIZE_DEFAULT,
   MESSAGE_LIST_PAGE_SIZE_MAX,
 } from '@mailsvc/contract/api';
@@ -16,12 +15,11 @@ import { ULID_PATTERN } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
-import { type CursorBinding, readCursor, signCursor } from '../lists/signed-cursor.js';
-import { parseTimestamp } from '../timestamp.js';
+import { type CursorBinding, cursorPosition, signCursor } from '../lists/signed-cursor.js';
+import { parseTimestampToMs } from '../timestamp.js';
 import { toMessageSummary } from './message-summary.js';
 
 const MESSAGE_ID = new RegExp(`^msg_${ULID_PATTERN}$`);
-const CURSOR_TTL_MS = MESSAGE_LIST_CURSOR_TTL_HOURS * 3_600_000;
 
 const badRequest = (path: string, message: string) =>
   new ApiError('invalid_request', 'The request body is not valid.', [{ path, message }]);
@@ -39,15 +37,14 @@ export function toFilter(input: ListMessagesRequest): MessageListFilter {
   for (const field of ['createdAfter', 'createdBefore'] as const) {
     const text = input[field];
     if (text === undefined) continue;
-    const at = parseTimestamp(text);
+    // A finer fraction than milliseconds rounds up: created_at has none (db/repositories/messages.ts).
+    const at = parseTimestampToMs(text);
     if (at === null)
       throw badRequest(
         `/${field}`,
         'must be an RFC 3339 date-time with an offset, in the years 1970 to 9999, without a leap second',
       );
-    // A finer fraction than milliseconds rounds up: created_at has none (db/repositories/messages.ts).
-    const fraction = /\.(\d+)/.exec(text)?.[1] ?? '';
-    f[field] = /[1-9]/.test(fraction.slice(3)) ? new Date(at.getTime() + 1) : at;
+    f[field] = at;
   }
   if (input.metadata) f.metadata = Object.entries(input.metadata).sort(([a], [b]) => (a < b ? -1 : 1));
   if (input.bulkJobId !== undefined) f.bulkJobId = input.bulkJobId;
@@ -81,19 +78,7 @@ export async function listMessages(
   const filter = toFilter(input);
   const binding = messageListBinding(auth.environmentId, filter);
   const now = deps.clock.now();
-  let beforeId: string | undefined;
-  if (input.cursor !== undefined && input.cursor !== null) {
-    const read = readCursor(deps.keys.listCursor, binding, input.cursor, now, CURSOR_TTL_MS);
-    if (!read.ok)
-      throw badRequest(
-        '/cursor',
-        read.reason === 'expired'
-          ? `has expired (a cursor is valid for ${MESSAGE_LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
-          : 'is not a cursor of this list with these filters: pass nextCursor as it was answered, with the same filters',
-      );
-    if (!MESSAGE_ID.test(read.position)) throw badRequest('/cursor', 'is not a cursor of this list');
-    beforeId = read.position;
-  }
+  const beforeId = cursorPosition(deps.keys.listCursor, binding, input.cursor, now, MESSAGE_ID);
   const pageSize = Math.min(input.pageSize ?? MESSAGE_LIST_PAGE_SIZE_DEFAULT, MESSAGE_LIST_PAGE_SIZE_MAX);
   // One more than the page: whether there is a next page, without a count.
   const rows = await listMessagePage(deps.db, auth.environmentId, filter, beforeId, pageSize + 1);
