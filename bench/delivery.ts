@@ -22,7 +22,8 @@
 // in another process for the whole run; BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker
 // round into DIR (summarise with `node bench/cpu-profile-summary.mjs DIR/…`); BENCH_WORKER_ENV='{"K":"V"}'
 // sets worker settings instead of the defaults; BENCH_VARIANT_ENV='{"K":"V"}' adds a worker round
-// (the key DROP_LIST_INDEXES="1": that round without the message list's indexes, as before issue 26)
+// (the key DROP_LIST_INDEXES="1": that round without the message list's indexes, as before issue 26;
+// CLAIM_BEFORE_SCHEDULING="1": with the claim as before scheduled sends, no queueing of due ones)
 // with those settings to every round, reported beside the defaults (a "NODE_FLAGS" key: a JSON
 // list of node flags for it); BENCH_WORKER_NODE_FLAGS='["--flag"]' node flags for every worker)
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -308,9 +309,27 @@ async function main() {
         for (const i of rows) await pool.query(i.def);
       }
     }
+    /** A round with the claim as before scheduled sends (issue 26): no queueing of due ones first. */
+    async function withClaimBeforeScheduling<T>(round: () => Promise<T>): Promise<T> {
+      const file = path.join(ROOT, 'packages/server/src/db/functions/claim_messages.sql');
+      const now = fs.readFileSync(file, 'utf8');
+      const before = now.replace(
+        / {2}-- Scheduled sends that fell due[\s\S]*?FOR UPDATE SKIP LOCKED\);\n\n/,
+        '',
+      );
+      if (before === now) throw new Error('CLAIM_BEFORE_SCHEDULING: the promotion step was not found');
+      await pool.query(before);
+      try {
+        return await round();
+      } finally {
+        await pool.query(now);
+      }
+    }
     async function worker(isMeasured: boolean, env = workerEnv): Promise<Round> {
       if (env.DROP_LIST_INDEXES === '1')
         return withoutListIndexes(() => worker(isMeasured, { ...env, DROP_LIST_INDEXES: '0' }));
+      if (env.CLAIM_BEFORE_SCHEDULING === '1')
+        return withClaimBeforeScheduling(() => worker(isMeasured, { ...env, CLAIM_BEFORE_SCHEDULING: '0' }));
       await accept(MESSAGES);
       await pool.query('ANALYZE messages');
       const before = await statements.read();

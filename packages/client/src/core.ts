@@ -1,8 +1,15 @@
 // The core API client: one method per built /v1 operation, named as in ARCHITECTURE.md
-// (operationId sendEmail → POST /v1/send → client.emails.send()).
+// (operationId sendEmail → POST /v1/send → client.emails.send()); the signed relay intakes are
+// events.ts.
+
+import { MailsvcEvents } from './events.js';
 import {
   type AddContactsToGroupBody,
   type AddContactsToGroupResult,
+  type AddSuppressionBody,
+  type AddSuppressionResult,
+  type CancelMessageBody,
+  type CancelMessageResult,
   type CreateKeyBody,
   type CreateKeyResult,
   type DeleteGroupBody,
@@ -16,10 +23,6 @@ import {
   type GetQuotaResult,
   type GetRecipientStatusBody,
   type GetRecipientStatusResult,
-  type IngestRelayEventBody,
-  type IngestRelayEventResult,
-  type IngestSesEventBody,
-  type IngestSesEventResult,
   type ListAuditEventsBody,
   type ListAuditEventsResult,
   type ListContactsBody,
@@ -28,12 +31,18 @@ import {
   type ListKeysResult,
   type ListMessagesBody,
   type ListMessagesResult,
+  type ListSuppressionsBody,
+  type ListSuppressionsResult,
   type OperationId,
   operations,
   type PreviewSendToContactsBody,
   type PreviewSendToContactsResult,
   type RemoveContactsFromGroupBody,
   type RemoveContactsFromGroupResult,
+  type RemoveSuppressionBody,
+  type RemoveSuppressionResult,
+  type RescheduleMessageBody,
+  type RescheduleMessageResult,
   type ResubscribeRecipientBody,
   type ResubscribeRecipientResult,
   type RevokeKeyBody,
@@ -79,91 +88,6 @@ export interface SendOptions extends CallOptions {
    * (a job run again, say) safe too.
    */
   idempotencyKey?: string;
-}
-
-export interface RelayEventOptions extends CallOptions {
-  /** The environment's intake secret, `whsec_…` (`mailsvc admin events create-secret`). */
-  secret: string;
-  /**
-   * The event's webhook-id: the same id is applied once, so give your relay's event id to make
-   * your own retries safe. Default: a new id per call (the client's own retries reuse it).
-   */
-  webhookId?: string;
-}
-
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-
-/**
- * A Standard Webhooks signature, `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, with WebCrypto
- * (the client has no dependencies; the server verifies with the standardwebhooks library, and
- * the client's tests check the two agree).
- */
-async function signRelayEvent(
-  secret: string,
-  id: string,
-  timestamp: number,
-  payload: string,
-): Promise<string> {
-  const raw = Uint8Array.from(atob(secret.replace(/^whsec_/, '')), (c) => c.charCodeAt(0));
-  const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = await crypto.subtle.sign(
-    'HMAC',
-    key,
-    new TextEncoder().encode(`${id}.${timestamp}.${payload}`),
-  );
-  return `v1,${toBase64(new Uint8Array(mac))}`;
-}
-
-/**
- * The relay event intakes, for a bridge between your relay and mailsvc. They are authenticated by
- * signatures, not an API key: a bridge that holds only the intake secret uses this class alone
- * (`new MailsvcEvents({ baseUrl })`); `new Mailsvc(…).events` is the same.
- */
-export class MailsvcEvents {
-  private readonly transport: Transport;
-
-  constructor(options: ClientOptions, transport?: Transport) {
-    this.transport = transport ?? new Transport(options);
-  }
-
-  /**
-   * Reports a relay's delivery, bounce or complaint event (`POST /v1/events/intake`), signed per
-   * Standard Webhooks with the environment's intake secret. No API key is sent.
-   */
-  intake(body: IngestRelayEventBody, options: RelayEventOptions): Promise<IngestRelayEventResult> {
-    const secret = options?.secret;
-    if (typeof secret !== 'string' || !secret.startsWith('whsec_'))
-      throw new TypeError(
-        'secret is required: the intake secret whsec_… from mailsvc admin events create-secret',
-      );
-    const id = options.webhookId ?? `evt_${crypto.randomUUID()}`;
-    const payload = JSON.stringify(body);
-    const op = operations.ingestRelayEvent;
-    return this.transport.request({
-      method: op.method,
-      path: op.path,
-      body,
-      // Signed again for every attempt: a retry carries a fresh timestamp and the same id.
-      headers: async () => {
-        const timestamp = Math.floor(Date.now() / 1000);
-        return {
-          'webhook-id': id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': await signRelayEvent(secret, id, timestamp, payload),
-        };
-      },
-      signal: options.signal,
-    });
-  }
-
-  /**
-   * Forwards an Amazon SNS message as SNS posted it (`POST /v1/events/ses`), from a function
-   * subscribed to the topic when SNS cannot reach mailsvc itself. SNS's signature authenticates it.
-   */
-  ses(body: IngestSesEventBody, options: CallOptions = {}): Promise<IngestSesEventResult> {
-    const op = operations.ingestSesEvent;
-    return this.transport.request({ method: op.method, path: op.path, body, signal: options.signal });
-  }
 }
 
 export class Mailsvc {
@@ -219,6 +143,18 @@ export class Mailsvc {
       body?: Omit<ListMessagesBody, 'cursor'>,
       options?: CallOptions,
     ): AsyncIterableIterator<ListMessagesResult['messages'][number]>;
+    /**
+     * Cancels a `scheduled` or `queued` message before a worker takes it (`POST /v1/messages/cancel`);
+     * 409 `message_not_cancelable` (naming its status) once it is being sent or has ended. A
+     * canceled message still counts in the quota.
+     */
+    cancel(body: CancelMessageBody, options?: CallOptions): Promise<CancelMessageResult>;
+    /**
+     * Moves a `scheduled` message to another time (`POST /v1/messages/reschedule`), within 30 days
+     * of its acceptance (a security template: at most 59 minutes); 409
+     * `message_not_scheduled` once it fell due, went or was canceled.
+     */
+    reschedule(body: RescheduleMessageBody, options?: CallOptions): Promise<RescheduleMessageResult>;
   };
 
   /** The environment's API keys (`POST /v1/keys/…`); a full key only. */
@@ -247,6 +183,27 @@ export class Mailsvc {
   };
 
   /** The relay event intakes (`POST /v1/events/…`); also usable alone, without an API key: MailsvcEvents. */
+  /** Who the environment does not mail and why (`POST /v1/suppressions/…`); a full key only. */
+  readonly suppressions: {
+    /**
+     * A page of entries, newest first, one per address and reason (`hard_bounce`, `complaint`,
+     * `unsubscribed`, `manual`), filtered by reason and time; pass `nextCursor` back as `cursor`.
+     */
+    list(body?: ListSuppressionsBody, options?: CallOptions): Promise<ListSuppressionsResult>;
+    /** Every entry the filters match, a page at a time as you iterate. */
+    listAll(
+      body?: Omit<ListSuppressionsBody, 'cursor'>,
+      options?: CallOptions,
+    ): AsyncIterableIterator<ListSuppressionsResult['suppressions'][number]>;
+    /** Stops all mail to an address (`manual`), optionally `until` a time, with a `note`. */
+    add(body: AddSuppressionBody, options?: CallOptions): Promise<AddSuppressionResult>;
+    /**
+     * Lifts a `manual` or `hard_bounce` entry (both without `reason`); a complaint or an unsubscribe
+     * answers 403 `suppression_not_removable`.
+     */
+    remove(body: RemoveSuppressionBody, options?: CallOptions): Promise<RemoveSuppressionResult>;
+  };
+
   readonly events: MailsvcEvents;
 
   /** The tenant's contacts (any environment's key of the tenant sees the same ones). */
@@ -337,6 +294,8 @@ export class Mailsvc {
           (cursor) => this.call<ListMessagesResult>('listMessages', { ...body, cursor }, opts),
           (page) => page.messages,
         ),
+      cancel: (body, opts = {}) => this.call('cancelMessage', body, opts),
+      reschedule: (body, opts = {}) => this.call('rescheduleMessage', body, opts),
     };
     this.keys = {
       create: (body, opts = {}) => this.call('createKey', body, opts),
@@ -350,6 +309,16 @@ export class Mailsvc {
           (cursor) => this.call<ListAuditEventsResult>('listAuditEvents', { ...body, cursor }, opts),
           (page) => page.events,
         ),
+    };
+    this.suppressions = {
+      list: (body = {}, opts = {}) => this.call('listSuppressions', body, opts),
+      listAll: (body = {}, opts = {}) =>
+        pages(
+          (cursor) => this.call<ListSuppressionsResult>('listSuppressions', { ...body, cursor }, opts),
+          (page) => page.suppressions,
+        ),
+      add: (body, opts = {}) => this.call('addSuppression', body, opts),
+      remove: (body, opts = {}) => this.call('removeSuppression', body, opts),
     };
     this.events = new MailsvcEvents(options, this.transport);
     this.contacts = {

@@ -1,18 +1,12 @@
 // @mailsvc/client: the typed SDK of the mailsvc core API and of the template-route wrapper.
-export {
-  Mailsvc,
-  MailsvcEvents,
-  type MailsvcOptions,
-  type RelayEventOptions,
-  type SendEmailInput,
-  type SendOptions,
-} from './core.js';
+export { Mailsvc, type MailsvcOptions, type SendEmailInput, type SendOptions } from './core.js';
 export {
   type ClientErrorCode,
   isMailsvcError,
   MailsvcError,
   type MailsvcErrorCode,
 } from './errors.js';
+export { MailsvcEvents, type RelayEventOptions } from './events.js';
 export type {
   CoreErrorCode,
   CoreErrorStatus,

@@ -12,6 +12,8 @@
 // in operations/shared/, one small file per piece. This file is the index: the table of every
 // operation, and every name @mailsvc/contract/api exports.
 import { addContactsToGroup } from './operations/add-contacts-to-group.js';
+import { addSuppression } from './operations/add-suppression.js';
+import { cancelMessage } from './operations/cancel-message.js';
 import { createKey } from './operations/create-key.js';
 import { deleteGroup } from './operations/delete-group.js';
 import { getBulkSend } from './operations/get-bulk-send.js';
@@ -26,8 +28,11 @@ import { listContacts } from './operations/list-contacts.js';
 import { listGroups } from './operations/list-groups.js';
 import { listKeys } from './operations/list-keys.js';
 import { listMessages } from './operations/list-messages.js';
+import { listSuppressions } from './operations/list-suppressions.js';
 import { previewSendToContacts } from './operations/preview-send-to-contacts.js';
 import { removeContactsFromGroup } from './operations/remove-contacts-from-group.js';
+import { removeSuppression } from './operations/remove-suppression.js';
+import { rescheduleMessage } from './operations/reschedule-message.js';
 import { resubscribeRecipient } from './operations/resubscribe-recipient.js';
 import { revokeKey } from './operations/revoke-key.js';
 import { sendBatch } from './operations/send-batch.js';
@@ -38,6 +43,8 @@ import { upsertContact } from './operations/upsert-contact.js';
 import { upsertContacts } from './operations/upsert-contacts.js';
 import { upsertGroup } from './operations/upsert-group.js';
 
+export { AddSuppressionRequest, AddSuppressionResponse } from './operations/add-suppression.js';
+export { CancelMessageRequest, CancelMessageResponse } from './operations/cancel-message.js';
 export { CreateKeyRequest, CreateKeyResponse, KEY_NAME_MAX } from './operations/create-key.js';
 export { DeleteGroupRequest } from './operations/delete-group.js';
 export { BulkJob, GetBulkSendRequest, GetBulkSendResponse } from './operations/get-bulk-send.js';
@@ -86,7 +93,18 @@ export {
   MESSAGE_LIST_PAGE_SIZE_DEFAULT,
   MESSAGE_LIST_PAGE_SIZE_MAX,
 } from './operations/list-messages.js';
+export {
+  ListSuppressionsRequest,
+  ListSuppressionsResponse,
+  SUPPRESSION_PAGE_SIZE_DEFAULT,
+  SUPPRESSION_PAGE_SIZE_MAX,
+} from './operations/list-suppressions.js';
 export { BulkSendPreviewResponse } from './operations/preview-send-to-contacts.js';
+export { RemoveSuppressionRequest, RemoveSuppressionResponse } from './operations/remove-suppression.js';
+export {
+  RescheduleMessageRequest,
+  RescheduleMessageResponse,
+} from './operations/reschedule-message.js';
 export { ResubscribeRequest } from './operations/resubscribe-recipient.js';
 export { RevokeKeyRequest, RevokeKeyResponse } from './operations/revoke-key.js';
 export {
@@ -141,6 +159,13 @@ export {
 } from './operations/shared/metadata.js';
 export { OkResponse } from './operations/shared/ok-response.js';
 export type { Operation } from './operations/shared/operation.js';
+export { SCHEDULE_MAX_DAYS, ScheduledAt } from './operations/shared/schedule.js';
+export {
+  SUPPRESSION_NOTE_MAX,
+  SUPPRESSION_REASONS,
+  Suppression,
+  type SuppressionReason,
+} from './operations/shared/suppression.js';
 export {
   UpsertContactRequest,
   UpsertContactResponse,
@@ -161,6 +186,8 @@ export const operations = {
   resubscribeRecipient,
   getMessage,
   listMessages,
+  cancelMessage,
+  rescheduleMessage,
   ingestRelayEvent,
   ingestSesEvent,
   upsertContact,
@@ -179,6 +206,9 @@ export const operations = {
   listKeys,
   revokeKey,
   listAuditEvents,
+  listSuppressions,
+  addSuppression,
+  removeSuppression,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

@@ -40,6 +40,11 @@ export const coreErrors = {
     description:
       "The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.",
   },
+  suppression_not_removable: {
+    status: 403,
+    description:
+      'POST /v1/suppressions/remove: a complaint is cleared only by the operator, an unsubscribe only by the recipient’s opt-in (POST /v1/recipients/resubscribe); nothing changed.',
+  },
   tenant_not_found: { status: 403, description: "The key's tenant no longer exists." },
   project_inactive: { status: 403, description: "The key's project is inactive." },
   environment_inactive: { status: 403, description: "The key's environment is inactive." },
@@ -56,7 +61,8 @@ export const coreErrors = {
   },
   recipient_suppressed: {
     status: 403,
-    description: 'The recipient is in hard-bounce cooldown or suppressed.',
+    description:
+      'The recipient is in hard-bounce cooldown or suppressed, or the app suppressed it (POST /v1/suppressions/add).',
   },
   sns_topic_not_registered: {
     status: 403,
@@ -92,6 +98,11 @@ export const coreErrors = {
     description: 'No message with this id in the key’s environment.',
   },
   key_not_found: { status: 404, description: 'No API key with this id in the key’s environment.' },
+  suppression_not_found: {
+    status: 404,
+    description:
+      'POST /v1/suppressions/remove: the address has no manual or hard-bounce suppression (of the reason named) in the key’s environment.',
+  },
   template_not_found: { status: 404, description: 'No template with this id.' },
   template_version_not_found: {
     status: 404,
@@ -109,6 +120,16 @@ export const coreErrors = {
   idempotency_key_reused: {
     status: 409,
     description: 'The Idempotency-Key was used with a different request.',
+  },
+  message_not_cancelable: {
+    status: 409,
+    description:
+      'POST /v1/messages/cancel: the message is neither `scheduled` nor `queued` (a worker has it, or it ended); the message and `details` name its status. Nothing changed.',
+  },
+  message_not_scheduled: {
+    status: 409,
+    description:
+      'POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed.',
   },
   payload_too_large: { status: 413, description: 'The body is over 256 KiB.' },
   unsupported_media_type: {

@@ -118,9 +118,11 @@ export function parseInCheck(def: string): { column: string; values: string[] } 
   const literal = "'((?:[^']|'')*)'::(?:text|character varying)";
   const column = String.raw`\(?(\w+)\)?(?:::text)?`;
   const list = def.match(
-    new RegExp(String.raw`^CHECK \(\(${column} = ANY \(\(?ARRAY\[(.*?)\]\)?(?:::text\[\])?\)\)\)$`),
+    new RegExp(
+      String.raw`^CHECK \(\(${column} = ANY \(\(?ARRAY\[(.*?)\]\)?(?:::text\[\])?\)\)\)(?: NOT VALID)?$`,
+    ),
   );
-  const one = def.match(new RegExp(String.raw`^CHECK \(\(${column} = ${literal}\)\)$`));
+  const one = def.match(new RegExp(String.raw`^CHECK \(\(${column} = ${literal}\)\)(?: NOT VALID)?$`));
   const unquote = (v: string) => v.replace(/''/g, "'");
   if (list) {
     const items = list[2]!;

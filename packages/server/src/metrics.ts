@@ -87,27 +87,27 @@ export function registerDatabaseGauges(metrics: Metrics, db: Db, pool: pg.Pool, 
   });
   new Gauge({
     name: 'mailsvc_queue_messages',
-    help: 'Messages waiting or in flight, by status (queued, deferred, sending = claimed by a worker) and priority (lower first).',
+    help: 'Messages waiting or in flight, by status (scheduled = not yet due, queued, deferred, sending = claimed by a worker) and priority (lower first).',
     labelNames: ['status', 'priority'],
     registers: [registry],
     async collect() {
       this.reset();
       const { rows } = await sql<{ status: string; priority: number; n: string }>`
         SELECT status, priority, count(*) AS n FROM messages
-        WHERE status IN ('queued', 'deferred', 'sending')
+        WHERE status IN ('scheduled', 'queued', 'deferred', 'sending')
         GROUP BY status, priority`.execute(db);
       for (const r of rows) this.set({ status: r.status, priority: String(r.priority) }, Number(r.n));
     },
   });
   new Gauge({
     name: 'mailsvc_queue_oldest_due_age_seconds',
-    help: 'Age of the oldest queued or deferred message that is due (0 when none): the alert for a stalled or overloaded worker.',
+    help: 'Age of the oldest scheduled, queued or deferred message that is due (0 when none): the alert for a stalled or overloaded worker.',
     registers: [registry],
     async collect() {
       const at = now();
       const { rows } = await sql<{ due: Date | null }>`
         SELECT min(next_attempt_at) AS due FROM messages
-        WHERE status IN ('queued', 'deferred') AND next_attempt_at <= ${at}`.execute(db);
+        WHERE status IN ('scheduled', 'queued', 'deferred') AND next_attempt_at <= ${at}`.execute(db);
       const due = rows[0]?.due;
       this.set(due ? Math.max(0, (at.getTime() - new Date(due).getTime()) / 1000) : 0);
     },

@@ -29,6 +29,7 @@ export function acceptItem(
       replyTo: null,
       data: { code: '482913' },
       metadata: null,
+      scheduledAt: null,
       expiresAt: new Date(now.getTime() + 3_600_000),
       ...opts.message,
     },

@@ -16,7 +16,16 @@ afterAll(() => h.close());
 const NOW = new Date('2026-11-22T10:15:30.123Z');
 /** minutes from NOW */
 type Facts = Partial<
-  Record<'complained' | 'unsubscribed' | 'resubscribed' | 'cooldownUntil' | 'suppressedUntil', number>
+  Record<
+    | 'complained'
+    | 'unsubscribed'
+    | 'resubscribed'
+    | 'cooldownUntil'
+    | 'suppressedUntil'
+    | 'manualAt'
+    | 'manualUntil',
+    number
+  >
 >;
 type Refusal = 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed' | null;
 
@@ -119,6 +128,36 @@ const TABLE: Case[] = [
     refusal: [null, null, U],
     status: 'unsubscribed',
   },
+  {
+    rule: 'a manual suppression without an end refuses every category',
+    facts: { manualAt: -30 },
+    refusal: [S, S, S],
+    status: 'suppressed',
+  },
+  {
+    rule: 'a manual suppression refuses until its end',
+    facts: { manualAt: -30, manualUntil: 60 },
+    refusal: [S, S, S],
+    status: 'suppressed',
+  },
+  {
+    rule: 'a manual suppression ending at this instant has ended',
+    facts: { manualAt: -30, manualUntil: 0 },
+    refusal: [null, null, null],
+    status: 'active',
+  },
+  {
+    rule: 'a manual suppression is reported before a cooldown, and an unsubscribed notification is refused as unsubscribed',
+    facts: { manualAt: -30, cooldownUntil: 60, unsubscribed: -60 },
+    refusal: [S, S, U],
+    status: 'suppressed',
+  },
+  {
+    rule: 'a complaint comes before a manual suppression',
+    facts: { manualAt: -30, complained: -10 },
+    refusal: [C, C, C],
+    status: 'complained',
+  },
 ];
 
 const at = (minutes: number | undefined) =>
@@ -129,16 +168,20 @@ describe('the eligibility rule (recipient_refusal(), contact_status())', () => {
     const { rows } = await sql<{ category: string; refusal: Refusal; status: string }>`
       SELECT k.category,
              recipient_refusal(f.complained_at, f.unsubscribed_at, f.resubscribed_at,
-                               f.cooldown_until, f.suppressed_until, k.category, ${NOW}) AS refusal,
+                               f.cooldown_until, f.suppressed_until, f.manual_at, f.manual_until,
+                               k.category, ${NOW}) AS refusal,
              contact_status(f.complained_at, f.unsubscribed_at, f.resubscribed_at,
-                            f.cooldown_until, f.suppressed_until, ${NOW}) AS status
+                            f.cooldown_until, f.suppressed_until, f.manual_at, f.manual_until,
+                            ${NOW}) AS status
         FROM unnest(ARRAY['security', 'transactional', 'notification']) WITH ORDINALITY AS k (category, ord)
         -- as every caller does: a LEFT JOIN where a missing recipients row gives NULL facts
         LEFT JOIN (SELECT ${at(facts?.complained)}::timestamptz AS complained_at,
                           ${at(facts?.unsubscribed)}::timestamptz AS unsubscribed_at,
                           ${at(facts?.resubscribed)}::timestamptz AS resubscribed_at,
                           ${at(facts?.cooldownUntil)}::timestamptz AS cooldown_until,
-                          ${at(facts?.suppressedUntil)}::timestamptz AS suppressed_until
+                          ${at(facts?.suppressedUntil)}::timestamptz AS suppressed_until,
+                          ${at(facts?.manualAt)}::timestamptz AS manual_at,
+                          ${at(facts?.manualUntil)}::timestamptz AS manual_until
                     WHERE ${facts !== null}) f ON true
        ORDER BY k.ord`.execute(h.runtime.deps.db);
     expect(rows.map((r) => r.refusal)).toEqual(refusal);

@@ -261,6 +261,25 @@ function sendCorpus(): HostileRequest[] {
     ...wrongTypeBodies(withMeta, '/metadata/userId'),
     ...metadataKeyCases(login),
   );
+  // scheduledAt: a time within the login code's hour of the harness clock; past, too far, malformed
+  const scheduled = { ...login, scheduledAt: '2026-11-22T10:45:00Z' };
+  cases.push(
+    ...fieldBodies(scheduled, [
+      {
+        pointer: '/scheduledAt',
+        kind: 'exact',
+        valid: '2026-11-22T10:45:00Z',
+        limits: [64],
+        extra: [
+          { name: 'in the past', value: '2026-11-22T09:00:00Z', mustRefuse: true },
+          { name: 'past the login code’s hour', value: '2026-11-22T12:00:00Z', mustRefuse: true },
+          { name: 'over 30 days ahead', value: '2027-01-01T00:00:00Z', mustRefuse: true },
+          { name: 'no offset', value: '2026-11-22 10:45', mustRefuse: true },
+        ],
+      },
+    ]),
+    ...wrongTypeBodies(scheduled, '/scheduledAt'),
+  );
   // Every distinct data field of the featured templates (the texts they share are covered once).
   const covered = new Set<string>();
   for (const templateId of FEATURED_TEMPLATES) {
@@ -597,6 +616,36 @@ function lookupCorpora(): { endpoint: string; url: string; requests: HostileRequ
       ],
       typed: ['/messageId'],
     },
+    {
+      endpoint: 'POST /v1/messages/cancel',
+      url: '/v1/messages/cancel',
+      base: { messageId },
+      fields: [
+        { pointer: '/messageId', kind: 'exact', valid: messageId, limits: [64], extra: IDENTIFIER_ATTACKS },
+      ],
+      typed: ['/messageId'],
+    },
+    {
+      endpoint: 'POST /v1/messages/reschedule',
+      url: '/v1/messages/reschedule',
+      base: { messageId, scheduledAt: '2026-11-22T10:45:00Z' },
+      fields: [
+        { pointer: '/messageId', kind: 'exact', valid: messageId, limits: [64], extra: IDENTIFIER_ATTACKS },
+        {
+          pointer: '/scheduledAt',
+          kind: 'exact',
+          valid: '2026-11-22T10:45:00Z',
+          limits: [64],
+          extra: [
+            { name: 'in the past', value: '2026-11-22T09:00:00Z', mustRefuse: true },
+            { name: 'over 30 days ahead', value: '2027-01-01T00:00:00Z', mustRefuse: true },
+            { name: 'no offset', value: '2026-11-22 10:45', mustRefuse: true },
+            { name: 'the end of time', value: '9999-12-31T23:59:59Z', mustRefuse: true },
+          ],
+        },
+      ],
+      typed: ['/messageId', '/scheduledAt'],
+    },
   ];
   // limit is a number: any number is clamped to 1–50 (seed), anything else refused.
   const limitBase = { email: 'jane@example.com', limit: 5 };
@@ -856,6 +905,110 @@ function auditCorpora(): { endpoint: string; url: string; requests: HostileReque
     },
   ];
 }
+
+// ---- suppressions
+
+/** POST /v1/suppressions/list, add, remove: reasons, times, addresses, notes, cursor. */
+function suppressionCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const email: FieldSpec = {
+    pointer: '/email',
+    kind: 'email',
+    valid: 'hostile-suppressed@example.com',
+    limits: [320, 254],
+    extra: EMAIL_ATTACKS,
+  };
+  const listBase = {
+    reason: ['manual', 'hard_bounce'],
+    createdAfter: '2026-11-01T00:00:00Z',
+    createdBefore: '2026-12-01T00:00:00Z',
+    pageSize: 10,
+  };
+  const listCases: BodyCase[] = [
+    ...fieldBodies(listBase, [
+      { pointer: '/reason/0', kind: 'exact', valid: 'manual', limits: [20], extra: IDENTIFIER_ATTACKS },
+      { pointer: '/createdAfter', kind: 'exact', valid: '2026-11-01T00:00:00Z', limits: [40] },
+      { pointer: '/createdBefore', kind: 'exact', valid: '2026-12-01T00:00:00Z', limits: [40] },
+    ]),
+    ...['/reason', '/createdAfter'].flatMap((p) => wrongTypeBodies(listBase, p)),
+    ...wrongTypeBodies(listBase, '/pageSize').filter((c) => !/number/.test(c.name)),
+    ...wrongTypeBodies(listBase, '/cursor').filter((c) => !/null/.test(c.name)),
+    {
+      name: '/cursor: made by hand',
+      body: JSON.stringify({ cursor: 'MTc2NDAwMDAwMDAwMHxtYW51YWx8YUBiLmM.AAAAAAAAAAAAAAAAAAAAAA' }),
+      mustRefuse: true,
+    },
+    {
+      name: '/reason: twice the same',
+      body: JSON.stringify({ reason: ['manual', 'manual'] }),
+      mustRefuse: true,
+    },
+    ...[0, -1, 2.5, 1e308, 101].map((n) => ({
+      name: `/pageSize: ${n}`,
+      body: JSON.stringify({ pageSize: n }),
+      mustRefuse: !Number.isInteger(n) || n < 1,
+    })),
+    ...structuralBodies(listBase, ''),
+    ...sizeCases(listBase, '/v1/suppressions/list'),
+    ...contentTypeBodies(listBase),
+  ];
+  const addBase = {
+    email: 'hostile-suppressed@example.com',
+    until: '2027-01-01T00:00:00Z',
+    note: 'hostile corpus',
+  };
+  const addCases: BodyCase[] = [
+    ...fieldBodies(addBase, [
+      email,
+      {
+        pointer: '/until',
+        kind: 'exact',
+        valid: '2027-01-01T00:00:00Z',
+        limits: [64],
+        extra: [
+          { name: 'in the past', value: '2026-01-01T00:00:00Z', mustRefuse: true },
+          { name: 'no offset', value: '2027-01-01 00:00', mustRefuse: true },
+        ],
+      },
+      { pointer: '/note', kind: 'metadata', valid: 'hostile corpus', limits: [500] },
+    ]),
+    ...['/email', '/until', '/note'].flatMap((p) => wrongTypeBodies(addBase, p)),
+    ...structuralBodies(addBase, ''),
+    ...sizeCases(addBase, '/v1/suppressions/add'),
+    ...contentTypeBodies(addBase),
+  ];
+  const removeBase = { email: 'hostile-suppressed@example.com', reason: 'manual' };
+  const removeCases: BodyCase[] = [
+    ...fieldBodies(removeBase, [
+      email,
+      { pointer: '/reason', kind: 'exact', valid: 'manual', limits: [20], extra: IDENTIFIER_ATTACKS },
+    ]),
+    ...['/email', '/reason'].flatMap((p) => wrongTypeBodies(removeBase, p)),
+    ...structuralBodies(removeBase, ''),
+    ...sizeCases(removeBase, '/v1/suppressions/remove'),
+    ...contentTypeBodies(removeBase),
+  ];
+  return (
+    [
+      ['POST /v1/suppressions/list', '/v1/suppressions/list', listCases],
+      ['POST /v1/suppressions/add', '/v1/suppressions/add', addCases],
+      ['POST /v1/suppressions/remove', '/v1/suppressions/remove', removeCases],
+    ] as const
+  ).map(([endpoint, url, cases]) => ({
+    endpoint,
+    url,
+    requests: bodyRequests(endpoint, url, bearer(s.apiKey), cases),
+  }));
+}
+
+describe('suppressions', () => {
+  it('answers every hostile body on /v1/suppressions/* with a documented 4xx (or its answer when no rule refuses it)', async () => {
+    for (const corpus of suppressionCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
 
 describe('the audit list', () => {
   it('answers every hostile body on /v1/audit/list with a documented 4xx (or a page when no rule refuses it)', async () => {
@@ -1515,6 +1668,7 @@ describe('recipients and messages', () => {
       ...messageListCorpora().map((c) => c.endpoint),
       ...keyCorpora().map((c) => c.endpoint),
       ...auditCorpora().map((c) => c.endpoint),
+      ...suppressionCorpora().map((c) => c.endpoint),
       ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
       ...groupCorpora().map((c) => c.endpoint),
       ...contactCorpora().map((c) => c.endpoint),
@@ -1654,6 +1808,8 @@ function adminBase(name: string): Record<string, unknown> {
       return { tenant: sac.tenantId };
     case 'usage.show':
       return { tenant: sac.tenantId, period: '2026-11' };
+    case 'suppressions.export':
+      return { environment: sac.environmentId };
     case 'recipients.show':
     case 'recipients.unsuppress':
     case 'recipients.clear-complaint':

@@ -413,7 +413,7 @@ describe('POST /v1/messages/list', () => {
     expect(res.json().error.details).toEqual([
       {
         path: '/status/0',
-        message: expect.stringMatching(/^must be one of "queued", "sending", .*"canceled"$/),
+        message: expect.stringMatching(/^must be one of "scheduled", "queued", "sending", .*"canceled"$/),
       },
     ]);
   });

@@ -1,4 +1,4 @@
-import { backend, createHarness } from '@mailsvc/testkit/harness';
+import { backend, createHarness, seedScope } from '@mailsvc/testkit/harness';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
 import { listMigrations, migrate } from '../src/db/migrate.js';
@@ -82,6 +82,60 @@ describe('migrations', () => {
       expect(ids.map((id) => byId.get(id))).toEqual(
         ['hard_bounce', 'rejected', 'bulk_send_canceled', 'expired', 'hard_bounce'].map((c) => [c, 'm']),
       );
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('0016 makes an operator’s suppression of before a manual one, and leaves a bounce’s own suppression a bounce’s', async () => {
+    const h = await createHarness();
+    try {
+      const pool = h.runtime.database.pool;
+      const scope = await seedScope(h);
+      const migration = listMigrations().find((m) => m.version === 16)!;
+      const day = 86_400_000;
+      const t = (days: number) => new Date(Date.parse('2026-11-22T10:00:00Z') + days * day);
+      const rows: [string, Date | null, Date][] = [
+        // never bounced: the operator's
+        ['operator@example.com', null, t(30)],
+        // bounced once long ago, suppressed for a year since: longer than a bounce makes, the operator's
+        ['long@example.com', t(-400), t(365)],
+        // suppressed 30 days after its last bounce: the bounce policy's own
+        ['bounced@example.com', t(-1), t(29)],
+      ];
+      for (const [email, bounce, until] of rows)
+        await pool.query(
+          `INSERT INTO recipients (environment_id, tenant_id, email, last_hard_bounce_at, suppressed_until,
+             hard_bounce_count, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+          [scope.environmentId, scope.tenantId, email, bounce, until, bounce ? 3 : 0, t(-2)],
+        );
+      await pool.query(migration.sql);
+      const { rows: after } = await pool.query(
+        `SELECT email, suppressed_until, manual_suppressed_at, manual_suppressed_until FROM recipients
+          WHERE environment_id = $1 ORDER BY email`,
+        [scope.environmentId],
+      );
+      expect(after).toEqual([
+        {
+          email: 'bounced@example.com',
+          suppressed_until: t(29),
+          manual_suppressed_at: null,
+          manual_suppressed_until: null,
+        },
+        {
+          email: 'long@example.com',
+          suppressed_until: null,
+          manual_suppressed_at: t(-2),
+          manual_suppressed_until: t(365),
+        },
+        {
+          email: 'operator@example.com',
+          suppressed_until: null,
+          manual_suppressed_at: t(-2),
+          manual_suppressed_until: t(30),
+        },
+      ]);
     } finally {
       await h.close();
     }

@@ -127,8 +127,18 @@ const calls: Record<string, Call> = {
     client.POST('/v1/recipients/resubscribe', { body: b as JsonBody<'/v1/recipients/resubscribe'> }),
   '/v1/messages/get': (b) => client.POST('/v1/messages/get', { body: b as JsonBody<'/v1/messages/get'> }),
   '/v1/messages/list': (b) => client.POST('/v1/messages/list', { body: b as JsonBody<'/v1/messages/list'> }),
+  '/v1/messages/cancel': (b) =>
+    client.POST('/v1/messages/cancel', { body: b as JsonBody<'/v1/messages/cancel'> }),
+  '/v1/messages/reschedule': (b) =>
+    client.POST('/v1/messages/reschedule', { body: b as JsonBody<'/v1/messages/reschedule'> }),
   '/v1/send/batch': (b) => client.POST('/v1/send/batch', { body: b as JsonBody<'/v1/send/batch'> }),
   '/v1/audit/list': (b) => client.POST('/v1/audit/list', { body: b as JsonBody<'/v1/audit/list'> }),
+  '/v1/suppressions/list': (b) =>
+    client.POST('/v1/suppressions/list', { body: b as JsonBody<'/v1/suppressions/list'> }),
+  '/v1/suppressions/add': (b) =>
+    client.POST('/v1/suppressions/add', { body: b as JsonBody<'/v1/suppressions/add'> }),
+  '/v1/suppressions/remove': (b) =>
+    client.POST('/v1/suppressions/remove', { body: b as JsonBody<'/v1/suppressions/remove'> }),
   '/v1/keys/create': (b) => client.POST('/v1/keys/create', { body: b as JsonBody<'/v1/keys/create'> }),
   '/v1/keys/list': (b) => client.POST('/v1/keys/list', { body: b as JsonBody<'/v1/keys/list'> }),
   '/v1/keys/revoke': (b) => client.POST('/v1/keys/revoke', { body: b as JsonBody<'/v1/keys/revoke'> }),
@@ -185,6 +195,15 @@ describe('a client generated from docs/openapi.json', () => {
       contact: { id: string };
     };
     const ids: Json = {};
+    // the reschedule example moves a scheduled message (the send example's is queued, and canceled
+    // by the cancel example)
+    const scheduled = await calls['/v1/send']!({
+      templateId: 'mention',
+      to: 'jane@example.com',
+      data: {},
+      scheduledAt: '2026-11-23T09:00:00Z',
+    });
+    const scheduledId = (scheduled.data as { messageId: string }).messageId;
     const order = [...documented].sort(
       (a, b) => Number(a.path.endsWith('/delete')) - Number(b.path.endsWith('/delete')),
     );
@@ -193,6 +212,7 @@ describe('a client generated from docs/openapi.json', () => {
     for (const { path, method, operationId } of order) {
       const body = exampleBody(operationId);
       if (body && 'messageId' in body && ids.messageId) body.messageId = ids.messageId;
+      if (body && path === '/v1/messages/reschedule') body.messageId = scheduledId;
       if (body && 'jobId' in body && ids.jobId) body.jobId = ids.jobId;
       if (body && 'keyId' in body && ids.keyId) body.keyId = ids.keyId;
       if (body && Array.isArray(body.contactIds))

@@ -185,7 +185,7 @@ describe('POST /v1/recipients/status', () => {
     h.clock.advance(31 * 24 * HOUR);
   });
 
-  it('never shortens a longer suppression or cooldown with a later bounce (an operator’s 365 days stay)', async () => {
+  it('never shortens an operator’s 365-day suppression with a later bounce: the bounce’s own suppression stands beside it', async () => {
     const to = 'held@example.com';
     for (let i = 0; i < 2; i++) {
       await recordHardBounce(h.runtime.deps.db, await sent(to), h.clock.now(), BOUNCE_POLICY);
@@ -195,11 +195,12 @@ describe('POST /v1/recipients/status', () => {
     const until = (
       await h.runtime.deps.db
         .selectFrom('recipients')
-        .select('suppressed_until')
+        .select('manual_suppressed_until')
         .where('environment_id', '=', s.environmentId)
         .where('email', '=', to)
         .executeTakeFirstOrThrow()
-    ).suppressed_until;
+    ).manual_suppressed_until;
+    expect(until).toEqual(new Date(h.clock.now().getTime() + 365 * 24 * HOUR));
     // The third bounce of the streak (reported later, e.g. a DSN for an earlier message).
     const earlier = await h.runtime.deps.db
       .selectFrom('messages')
@@ -209,12 +210,13 @@ describe('POST /v1/recipients/status', () => {
     await recordHardBounce(h.runtime.deps.db, earlier.id, h.clock.now(), BOUNCE_POLICY);
     const after = await h.runtime.deps.db
       .selectFrom('recipients')
-      .select(['suppressed_until', 'hard_bounce_count'])
+      .select(['suppressed_until', 'manual_suppressed_until', 'hard_bounce_count'])
       .where('environment_id', '=', s.environmentId)
       .where('email', '=', to)
       .executeTakeFirstOrThrow();
     expect(after.hard_bounce_count).toBe(3);
-    expect(after.suppressed_until).toEqual(until);
+    expect(after.manual_suppressed_until).toEqual(until);
+    expect(after.suppressed_until).toEqual(new Date(h.clock.now().getTime() + 30 * 24 * HOUR));
   });
 
   it("keeps environments apart: another environment's recipient state and messages are not shown", async () => {

@@ -79,6 +79,10 @@ export const coreErrorHandling = {
   message_not_found: 'failed',
   // Nor the keys endpoints.
   key_not_found: 'failed',
+  message_not_cancelable: 'failed',
+  message_not_scheduled: 'failed',
+  suppression_not_found: 'failed',
+  suppression_not_removable: 'failed',
   // Nor the relay event intakes, which are not called with an API key.
   invalid_signature: 'failed',
   sns_topic_not_registered: 'failed',

@@ -15,6 +15,7 @@ export interface CoreErrorStatus {
   trial_expired: 402;
   api_key_revoked: 403;
   insufficient_scope: 403;
+  suppression_not_removable: 403;
   tenant_not_found: 403;
   project_inactive: 403;
   environment_inactive: 403;
@@ -36,12 +37,15 @@ export interface CoreErrorStatus {
   job_not_found: 404;
   message_not_found: 404;
   key_not_found: 404;
+  suppression_not_found: 404;
   template_not_found: 404;
   template_version_not_found: 404;
   method_not_allowed: 405;
   request_timeout: 408;
   conflict: 409;
   idempotency_key_reused: 409;
+  message_not_cancelable: 409;
+  message_not_scheduled: 409;
   payload_too_large: 413;
   unsupported_media_type: 415;
   rate_limited: 429;
@@ -159,6 +163,10 @@ export interface SendEmailBody {
      */
     [k: string]: string
   }
+  /**
+   * RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00Z: in the future and at most 30 days ahead (a security template: at most 59 minutes, within its 1-hour expiry). The message is `scheduled` until then.
+   */
+  scheduledAt?: string
 }
 
 /** The 200 answer of `POST /v1/send`. */
@@ -183,7 +191,7 @@ export interface SendBatchBody {
    * @minItems 1
    * @maxItems 100
    *
-   * Items: one send: the body of POST /v1/send (templateId, to, data, templateVersion?, from?, fromName?, replyTo?, metadata?), checked on its own: a bad item, whatever it is, is answered in its result and never refuses the others
+   * Items: one send: the body of POST /v1/send (templateId, to, data, templateVersion?, from?, fromName?, replyTo?, metadata?, scheduledAt?), checked on its own: a bad item, whatever it is, is answered in its result and never refuses the others
    */
   items: {
     [k: string]: unknown
@@ -280,9 +288,9 @@ export interface GetRecipientStatusResult {
     templateId: string
     templateVersion: string
     /**
-     * queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+     * scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
      */
-    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
+    status: ("scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -291,6 +299,10 @@ export interface GetRecipientStatusResult {
      * ISO 8601, UTC, with milliseconds
      */
     updatedAt: string
+    /**
+     * when a scheduled send is (or was) due
+     */
+    scheduledAt?: string
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -362,9 +374,9 @@ export interface GetMessageResult {
     templateId: string
     templateVersion: string
     /**
-     * queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+     * scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
      */
-    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
+    status: ("scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -373,6 +385,10 @@ export interface GetMessageResult {
      * ISO 8601, UTC, with milliseconds
      */
     updatedAt: string
+    /**
+     * when a scheduled send is (or was) due
+     */
+    scheduledAt?: string
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -423,7 +439,7 @@ export interface GetMessageResult {
     /**
      * what happened
      */
-    type: ("accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled" | "error")
+    type: ("accepted" | "rescheduled" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled" | "error")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -446,6 +462,10 @@ export interface GetMessageResult {
      */
     nextAttemptAt?: string
     /**
+     * the due time a scheduled send was accepted with, or a reschedule set
+     */
+    scheduledAt?: string
+    /**
      * a failure’s reason in the one vocabulary (deferred, bounced, failed: docs/feedback.md), why a message was suppressed (the refusal code), or which step an internal error interrupted (error)
      */
     reason?: string
@@ -460,9 +480,9 @@ export interface ListMessagesBody {
    * @minItems 1
    * @maxItems 11
    *
-   * Items: queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+   * Items: scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
    */
-  status?: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")[]
+  status?: ("scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")[]
   /**
    * At most 100 characters.
    */
@@ -516,9 +536,9 @@ export interface ListMessagesResult {
     templateId: string
     templateVersion: string
     /**
-     * queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+     * scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
      */
-    status: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
+    status: ("scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -527,6 +547,10 @@ export interface ListMessagesResult {
      * ISO 8601, UTC, with milliseconds
      */
     updatedAt: string
+    /**
+     * when a scheduled send is (or was) due
+     */
+    scheduledAt?: string
     /**
      * ISO 8601, UTC, with milliseconds
      */
@@ -571,6 +595,148 @@ export interface ListMessagesResult {
    * pass it as cursor, with the same filters, for the next page; null on the last page
    */
   nextCursor: (string | null)
+}
+
+/** The body of `POST /v1/messages/cancel`. */
+export interface CancelMessageBody {
+  /**
+   * msg_…
+   */
+  messageId: string
+}
+
+/** The 200 answer of `POST /v1/messages/cancel`. */
+export interface CancelMessageResult {
+  ok: true
+  message: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
+     */
+    status: ("scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * when a scheduled send is (or was) due
+     */
+    scheduledAt?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    sentAt?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    deliveredAt?: string
+    bulkJobId?: string
+    error?: {
+      /**
+       * one of the message error codes (docs/errors.md)
+       */
+      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed")
+      /**
+       * the SMTP reply or the reason
+       */
+      message: string
+      /**
+       * why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report
+       */
+      reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
+    }
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+  }
+}
+
+/** The body of `POST /v1/messages/reschedule`. */
+export interface RescheduleMessageBody {
+  /**
+   * msg_…
+   */
+  messageId: string
+  /**
+   * RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00Z: in the future and at most 30 days ahead (a security template: at most 59 minutes, within its 1-hour expiry). The message is `scheduled` until then.
+   */
+  scheduledAt: string
+}
+
+/** The 200 answer of `POST /v1/messages/reschedule`. */
+export interface RescheduleMessageResult {
+  ok: true
+  message: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
+     */
+    status: ("scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+    /**
+     * when a scheduled send is (or was) due
+     */
+    scheduledAt?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    sentAt?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    deliveredAt?: string
+    bulkJobId?: string
+    error?: {
+      /**
+       * one of the message error codes (docs/errors.md)
+       */
+      code: ("hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed")
+      /**
+       * the SMTP reply or the reason
+       */
+      message: string
+      /**
+       * why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report
+       */
+      reason?: ("user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown")
+    }
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+  }
 }
 
 /** The body of `POST /v1/events/intake`. */
@@ -1737,6 +1903,160 @@ export interface ListAuditEventsResult {
   nextCursor: (string | null)
 }
 
+/** The body of `POST /v1/suppressions/list`. */
+export interface ListSuppressionsBody {
+  /**
+   * entries of any of these reasons (default: all four)
+   *
+   * @minItems 1
+   * @maxItems 4
+   *
+   * Items: hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+   */
+  reason?: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")[]
+  /**
+   * begun at or after this instant (RFC 3339)
+   */
+  createdAfter?: string
+  /**
+   * begun before this instant (RFC 3339)
+   */
+  createdBefore?: string
+  /**
+   * default 50; a value above 100 is read as 100
+   */
+  pageSize?: number
+  /**
+   * the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page
+   */
+  cursor?: (string | null)
+}
+
+/** The 200 answer of `POST /v1/suppressions/list`. */
+export interface ListSuppressionsResult {
+  ok: true
+  /**
+   * newest first; an address suppressed for two reasons is listed once for each
+   */
+  suppressions: {
+    /**
+     * the normalised address
+     */
+    email: string
+    /**
+     * hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+     */
+    reason: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")
+    /**
+     * since when: the last hard bounce, the complaint, the unsubscribe, or the add
+     */
+    createdAt: string
+    /**
+     * when it ends by itself (a cooldown, a bounce suppression, a manual one with an end); null: until removed
+     */
+    until: (string | null)
+    /**
+     * why, for your own records: at most 500 characters, no control characters; never mailed
+     */
+    note?: string
+  }[]
+  /**
+   * pass it as cursor, with the same filters, for the next page; null on the last page
+   */
+  nextCursor: (string | null)
+}
+
+/** The body of `POST /v1/suppressions/add`. */
+export interface AddSuppressionBody {
+  /**
+   * the address, as sent to (compared normalised: lowercase, punycode)
+   */
+  email: string
+  /**
+   * RFC 3339, in the future: it ends then by itself (default: until removed)
+   */
+  until?: string
+  /**
+   * why, for your own records: at most 500 characters, no control characters; never mailed
+   */
+  note?: string
+}
+
+/** The 200 answer of `POST /v1/suppressions/add`. */
+export interface AddSuppressionResult {
+  ok: true
+  suppression: {
+    /**
+     * the normalised address
+     */
+    email: string
+    /**
+     * hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+     */
+    reason: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")
+    /**
+     * since when: the last hard bounce, the complaint, the unsubscribe, or the add
+     */
+    createdAt: string
+    /**
+     * when it ends by itself (a cooldown, a bounce suppression, a manual one with an end); null: until removed
+     */
+    until: (string | null)
+    /**
+     * why, for your own records: at most 500 characters, no control characters; never mailed
+     */
+    note?: string
+  }
+}
+
+/** The body of `POST /v1/suppressions/remove`. */
+export interface RemoveSuppressionBody {
+  /**
+   * the address, as sent to (compared normalised: lowercase, punycode)
+   */
+  email: string
+  /**
+   * the entry to clear: manual or hard_bounce (default: both that exist); complaint and unsubscribed answer 403 suppression_not_removable
+   */
+  reason?: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")
+}
+
+/** The 200 answer of `POST /v1/suppressions/remove`. */
+export interface RemoveSuppressionResult {
+  ok: true
+  /**
+   * the reasons cleared
+   *
+   * Items: hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+   */
+  removed: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")[]
+  /**
+   * what still holds the address back (a complaint, an unsubscribe), if anything
+   */
+  remaining: {
+    /**
+     * the normalised address
+     */
+    email: string
+    /**
+     * hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+     */
+    reason: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")
+    /**
+     * since when: the last hard bounce, the complaint, the unsubscribe, or the add
+     */
+    createdAt: string
+    /**
+     * when it ends by itself (a cooldown, a bounce suppression, a manual one with an end); null: until removed
+     */
+    until: (string | null)
+    /**
+     * why, for your own records: at most 500 characters, no control characters; never mailed
+     */
+    note?: string
+  }[]
+}
+
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
@@ -1746,6 +2066,8 @@ export const operations = {
   resubscribeRecipient: { method: 'POST', path: '/v1/recipients/resubscribe', idempotencyKey: false },
   getMessage: { method: 'POST', path: '/v1/messages/get', idempotencyKey: false },
   listMessages: { method: 'POST', path: '/v1/messages/list', idempotencyKey: false },
+  cancelMessage: { method: 'POST', path: '/v1/messages/cancel', idempotencyKey: false },
+  rescheduleMessage: { method: 'POST', path: '/v1/messages/reschedule', idempotencyKey: false },
   ingestRelayEvent: { method: 'POST', path: '/v1/events/intake', idempotencyKey: false },
   ingestSesEvent: { method: 'POST', path: '/v1/events/ses', idempotencyKey: false },
   upsertContact: { method: 'POST', path: '/v1/contacts/upsert', idempotencyKey: false },
@@ -1764,6 +2086,9 @@ export const operations = {
   listKeys: { method: 'POST', path: '/v1/keys/list', idempotencyKey: false },
   revokeKey: { method: 'POST', path: '/v1/keys/revoke', idempotencyKey: false },
   listAuditEvents: { method: 'POST', path: '/v1/audit/list', idempotencyKey: false },
+  listSuppressions: { method: 'POST', path: '/v1/suppressions/list', idempotencyKey: false },
+  addSuppression: { method: 'POST', path: '/v1/suppressions/add', idempotencyKey: false },
+  removeSuppression: { method: 'POST', path: '/v1/suppressions/remove', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
@@ -1776,6 +2101,8 @@ export interface OperationErrors {
   resubscribeRecipient: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   getMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found';
   listMessages: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  cancelMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found' | 'message_not_cancelable';
+  rescheduleMessage: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'message_not_found' | 'message_not_scheduled';
   ingestRelayEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'rate_limited' | 'service_unavailable' | 'internal';
   ingestSesEvent: 'invalid_request' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_signature' | 'sns_topic_not_registered' | 'rate_limited' | 'service_unavailable' | 'internal';
   upsertContact: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
@@ -1794,5 +2121,8 @@ export interface OperationErrors {
   listKeys: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   revokeKey: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'key_not_found';
   listAuditEvents: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  listSuppressions: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  addSuppression: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  removeSuppression: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'suppression_not_removable' | 'suppression_not_found';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];

@@ -14,6 +14,7 @@ export type GetMessageRequest = Static<typeof GetMessageRequest>;
 /** The events a message's timeline shows (POST /v1/messages/get). */
 export const MESSAGE_EVENT_TYPES = [
   'accepted',
+  'rescheduled',
   'deferred',
   'sent',
   'delivered',
@@ -38,6 +39,12 @@ export const MessageEvent = Type.Object(
     response: Type.Optional(Type.String({ description: 'the SMTP reply or the report’s diagnostic' })),
     attempt: Type.Optional(Type.Integer({ minimum: 1 })),
     nextAttemptAt: Type.Optional(Timestamp),
+    scheduledAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'the due time a scheduled send was accepted with, or a reschedule set',
+      }),
+    ),
     reason: Type.Optional(
       Type.String({
         description:

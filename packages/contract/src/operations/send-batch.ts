@@ -11,7 +11,7 @@ export const SendBatchRequest = Type.Object(
     items: Type.Array(
       Type.Unknown({
         description:
-          'one send: the body of POST /v1/send (templateId, to, data, templateVersion?, from?, fromName?, replyTo?, metadata?), checked on its own: a bad item, whatever it is, is answered in its result and never refuses the others',
+          'one send: the body of POST /v1/send (templateId, to, data, templateVersion?, from?, fromName?, replyTo?, metadata?, scheduledAt?), checked on its own: a bad item, whatever it is, is answered in its result and never refuses the others',
       }),
       { minItems: 1, maxItems: SEND_BATCH_MAX, description: '1 to 100 sends' },
     ),

@@ -4,6 +4,7 @@ import { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './shared/error-
 import { IdempotencyKeyHeader } from './shared/idempotency-key-header.js';
 import { Metadata } from './shared/metadata.js';
 import type { Operation } from './shared/operation.js';
+import { ScheduledAt } from './shared/schedule.js';
 
 /** Body shape only (DESIGN.md §3 step 2); from, fromName and replyTo have their own codes later. */
 export const SendRequest = Type.Object(
@@ -29,6 +30,7 @@ export const SendRequest = Type.Object(
     ),
     replyTo: Type.Optional(Type.String({ maxLength: 320 })),
     metadata: Type.Optional(Metadata),
+    scheduledAt: Type.Optional(ScheduledAt),
   },
   { additionalProperties: false },
 );

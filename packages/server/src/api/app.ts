@@ -34,6 +34,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recipientRoutes } from './routes/recipients.js';
 import { sendRoutes } from './routes/send.js';
+import { suppressionRoutes } from './routes/suppressions.js';
 import { isUnsubscribePath, sendInvalidLinkPage, unsubscribeRoutes } from './routes/unsubscribe.js';
 
 /**
@@ -211,6 +212,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   recipientRoutes(app, deps);
   keyRoutes(app, deps);
   auditRoutes(app, deps);
+  suppressionRoutes(app, deps);
   contactRoutes(app, deps);
   groupRoutes(app, deps);
   bulkRoutes(app, deps);

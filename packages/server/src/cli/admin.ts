@@ -287,6 +287,7 @@ export async function runAdmin(args: string[], io: Io): Promise<number> {
     return err.code === 'invalid_request' ? 2 : 1;
   }
   if (parsed.json) io.stdout(JSON.stringify(result));
+  else if (parsed.command.format) io.stdout(parsed.command.format(result));
   else printHuman(io, result);
   return 0;
 }

@@ -119,6 +119,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a scheduled or queued message before a worker takes it (extension) */
+        post: operations["cancelMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a scheduled message to another time (extension) */
+        post: operations["rescheduleMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/keys/create": {
         parameters: {
             query?: never;
@@ -181,6 +215,57 @@ export interface paths {
         put?: never;
         /** The environment’s audit events, newest first, a page at a time (extension; full keys only) */
         post: operations["listAuditEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppressions/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The environment’s suppressions, newest first (extension) */
+        post: operations["listSuppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppressions/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop all mail to an address (a manual suppression; extension) */
+        post: operations["addSuppression"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppressions/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clear a manual or hard-bounce suppression (extension) */
+        post: operations["removeSuppression"];
         delete?: never;
         options?: never;
         head?: never;
@@ -458,6 +543,7 @@ export interface components {
          *     - `trial_expired` (402): The tenant's trial has ended.
          *     - `api_key_revoked` (403): The API key was revoked.
          *     - `insufficient_scope` (403): The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+         *     - `suppression_not_removable` (403): POST /v1/suppressions/remove: a complaint is cleared only by the operator, an unsubscribe only by the recipient’s opt-in (POST /v1/recipients/resubscribe); nothing changed.
          *     - `tenant_not_found` (403): The key's tenant no longer exists.
          *     - `project_inactive` (403): The key's project is inactive.
          *     - `environment_inactive` (403): The key's environment is inactive.
@@ -466,7 +552,7 @@ export interface components {
          *     - `app_blocked` (403): Sending is blocked for the environment.
          *     - `recipient_complained` (403): The recipient complained; every template is refused.
          *     - `recipient_unsubscribed` (403): The recipient unsubscribed from notification templates.
-         *     - `recipient_suppressed` (403): The recipient is in hard-bounce cooldown or suppressed.
+         *     - `recipient_suppressed` (403): The recipient is in hard-bounce cooldown or suppressed, or the app suppressed it (POST /v1/suppressions/add).
          *     - `sns_topic_not_registered` (403): An Amazon SNS message from a topic no environment registered (mailsvc admin events add-ses-topic).
          *     - `sending_domain_not_ready` (403): The configured sending domain is not verified.
          *     - `from_domain_not_allowed` (403): `from` is not on the sending domain.
@@ -479,12 +565,15 @@ export interface components {
          *     - `job_not_found` (404): No bulk send with this id in the key’s environment.
          *     - `message_not_found` (404): No message with this id in the key’s environment.
          *     - `key_not_found` (404): No API key with this id in the key’s environment.
+         *     - `suppression_not_found` (404): POST /v1/suppressions/remove: the address has no manual or hard-bounce suppression (of the reason named) in the key’s environment.
          *     - `template_not_found` (404): No template with this id.
          *     - `template_version_not_found` (404): The template has no published version by that name.
          *     - `method_not_allowed` (405): The path exists but not for this method; see the `Allow` header.
          *     - `request_timeout` (408): The request (headers and body) did not arrive in time; the connection is closed.
          *     - `conflict` (409): (admin API) The record already exists.
          *     - `idempotency_key_reused` (409): The Idempotency-Key was used with a different request.
+         *     - `message_not_cancelable` (409): POST /v1/messages/cancel: the message is neither `scheduled` nor `queued` (a worker has it, or it ended); the message and `details` name its status. Nothing changed.
+         *     - `message_not_scheduled` (409): POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed.
          *     - `payload_too_large` (413): The body is over 256 KiB.
          *     - `unsupported_media_type` (415): POST bodies must be `Content-Type: application/json`.
          *     - `rate_limited` (429): Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds.
@@ -493,7 +582,7 @@ export interface components {
          *     - `service_unavailable` (503): The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
+        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "suppression_not_removable" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "suppression_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "message_not_cancelable" | "message_not_scheduled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
     };
     responses: never;
     parameters: never;
@@ -725,6 +814,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00Z: in the future and at most 30 days ahead (a security template: at most 59 minutes, within its 1-hour expiry). The message is `scheduled` until then.
+                     */
+                    scheduledAt?: string;
                 };
             };
         };
@@ -821,7 +915,7 @@ export interface operations {
              *
              *     `recipient_unsubscribed`: The recipient unsubscribed from notification templates.
              *
-             *     `recipient_suppressed`: The recipient is in hard-bounce cooldown or suppressed.
+             *     `recipient_suppressed`: The recipient is in hard-bounce cooldown or suppressed, or the app suppressed it (POST /v1/suppressions/add).
              *
              *     `monthly_quota_exceeded`: The tenant used its monthly quota and its plan allows no overage.
              */
@@ -1234,10 +1328,10 @@ export interface operations {
                             templateId: string;
                             templateVersion: string;
                             /**
-                             * @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+                             * @description scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
                              * @enum {string}
                              */
-                            status: "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
+                            status: "scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1248,6 +1342,11 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             updatedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description when a scheduled send is (or was) due
+                             */
+                            scheduledAt?: string;
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1612,10 +1711,10 @@ export interface operations {
                             templateId: string;
                             templateVersion: string;
                             /**
-                             * @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+                             * @description scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
                              * @enum {string}
                              */
-                            status: "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
+                            status: "scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1626,6 +1725,11 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             updatedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description when a scheduled send is (or was) due
+                             */
+                            scheduledAt?: string;
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1661,7 +1765,7 @@ export interface operations {
                         /** @description oldest first */
                         events: {
                             /** @description what happened */
-                            type: "accepted" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled" | "error";
+                            type: "accepted" | "rescheduled" | "deferred" | "sent" | "delivered" | "bounced" | "complained" | "suppressed" | "expired" | "failed" | "canceled" | "error";
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1679,6 +1783,11 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             nextAttemptAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description the due time a scheduled send was accepted with, or a reschedule set
+                             */
+                            scheduledAt?: string;
                             /** @description a failure’s reason in the one vocabulary (deferred, bounced, failed: docs/feedback.md), why a message was suppressed (the refusal code), or which step an internal error interrupted (error) */
                             reason?: string;
                         }[];
@@ -1823,7 +1932,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description messages in any of these statuses */
-                    status?: ("queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")[];
+                    status?: ("scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled")[];
                     templateId?: string;
                     /** @description the recipient, exactly (case-insensitive; an IDN domain in either form) */
                     to?: string;
@@ -1892,10 +2001,10 @@ export interface operations {
                             templateId: string;
                             templateVersion: string;
                             /**
-                             * @description queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send
+                             * @description scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
                              * @enum {string}
                              */
-                            status: "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
+                            status: "scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1906,6 +2015,11 @@ export interface operations {
                              * @description ISO 8601, UTC, with milliseconds
                              */
                             updatedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description when a scheduled send is (or was) due
+                             */
+                            scheduledAt?: string;
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, with milliseconds
@@ -1993,6 +2107,458 @@ export interface operations {
              *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "messageId": "msg_01M81C1XJB7Y4KHB01G4B1P0M5"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description msg_… */
+                    messageId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "message": {
+                     *         "messageId": "msg_01M81C1XJB7Y4KHB01G4B1P0M5",
+                     *         "templateId": "order-shipped",
+                     *         "templateVersion": "v1",
+                     *         "status": "canceled",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "updatedAt": "2026-11-22T11:02:00.000Z",
+                     *         "scheduledAt": "2026-11-23T09:00:00.000Z",
+                     *         "metadata": {
+                     *           "orderId": "ord_8812"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        message: {
+                            messageId: string;
+                            templateId: string;
+                            templateVersion: string;
+                            /**
+                             * @description scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            updatedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description when a scheduled send is (or was) due
+                             */
+                            scheduledAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            sentAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            deliveredAt?: string;
+                            bulkJobId?: string;
+                            error?: {
+                                /** @description one of the message error codes (docs/errors.md) */
+                                code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed";
+                                /** @description the SMTP reply or the reason */
+                                message: string;
+                                /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
+                                reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
+                            };
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                            metadata: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `message_not_found`: No message with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `message_not_cancelable`: POST /v1/messages/cancel: the message is neither `scheduled` nor `queued` (a worker has it, or it ended); the message and `details` name its status. Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rescheduleMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "messageId": "msg_01M81C1XJB7Y4KHB01G4B1P0M5",
+                 *       "scheduledAt": "2026-11-24T09:00:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description msg_… */
+                    messageId: string;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00Z: in the future and at most 30 days ahead (a security template: at most 59 minutes, within its 1-hour expiry). The message is `scheduled` until then.
+                     */
+                    scheduledAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "message": {
+                     *         "messageId": "msg_01M81C1XJB7Y4KHB01G4B1P0M5",
+                     *         "templateId": "order-shipped",
+                     *         "templateVersion": "v1",
+                     *         "status": "scheduled",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "updatedAt": "2026-11-22T11:02:00.000Z",
+                     *         "scheduledAt": "2026-11-24T09:00:00.000Z",
+                     *         "metadata": {
+                     *           "orderId": "ord_8812"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        message: {
+                            messageId: string;
+                            templateId: string;
+                            templateVersion: string;
+                            /**
+                             * @description scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "queued" | "sending" | "deferred" | "sent" | "delivered" | "bounced" | "failed" | "suppressed" | "expired" | "complained" | "canceled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            updatedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description when a scheduled send is (or was) due
+                             */
+                            scheduledAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            sentAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            deliveredAt?: string;
+                            bulkJobId?: string;
+                            error?: {
+                                /** @description one of the message error codes (docs/errors.md) */
+                                code: "hard_bounce" | "rejected" | "temporary_failure" | "expired" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "bulk_send_canceled" | "render_failed" | "internal_error" | "dkim_failed";
+                                /** @description the SMTP reply or the reason */
+                                message: string;
+                                /** @description why, in the one failure vocabulary (docs/feedback.md); on failures read from a reply or a report */
+                                reason?: "user_unknown" | "host_unknown" | "mailbox_disabled" | "not_accepting_mail" | "mailbox_full" | "message_too_large" | "rate_limited" | "spam_blocked" | "policy_blocked" | "auth_failed" | "content_rejected" | "relay_denied" | "expired" | "network_error" | "system_error" | "unknown";
+                            };
+                            /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                            metadata: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `message_not_found`: No message with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `message_not_scheduled`: POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2767,6 +3333,579 @@ export interface operations {
              * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
              *
              *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSuppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": [
+                 *         "manual",
+                 *         "hard_bounce"
+                 *       ],
+                 *       "pageSize": 50
+                 *     }
+                 */
+                "application/json": {
+                    /** @description entries of any of these reasons (default: all four) */
+                    reason?: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")[];
+                    /**
+                     * Format: date-time
+                     * @description begun at or after this instant (RFC 3339)
+                     */
+                    createdAfter?: string;
+                    /**
+                     * Format: date-time
+                     * @description begun before this instant (RFC 3339)
+                     */
+                    createdBefore?: string;
+                    /** @description default 50; a value above 100 is read as 100 */
+                    pageSize?: number;
+                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page */
+                    cursor?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "suppressions": [
+                     *         {
+                     *           "email": "jane@example.com",
+                     *           "reason": "manual",
+                     *           "createdAt": "2026-11-22T10:15:30.123Z",
+                     *           "until": null,
+                     *           "note": "asked support to stop all mail"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description newest first; an address suppressed for two reasons is listed once for each */
+                        suppressions: {
+                            /** @description the normalised address */
+                            email: string;
+                            /**
+                             * @description hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+                             * @enum {string}
+                             */
+                            reason: "hard_bounce" | "complaint" | "unsubscribed" | "manual";
+                            /**
+                             * Format: date-time
+                             * @description since when: the last hard bounce, the complaint, the unsubscribe, or the add
+                             */
+                            createdAt: string;
+                            /** @description when it ends by itself (a cooldown, a bounce suppression, a manual one with an end); null: until removed */
+                            until: string | null;
+                            /** @description why, for your own records: at most 500 characters, no control characters; never mailed */
+                            note?: string;
+                        }[];
+                        /** @description pass it as cursor, with the same filters, for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    addSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane@example.com",
+                 *       "note": "asked support to stop all mail"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the address, as sent to (compared normalised: lowercase, punycode) */
+                    email: string;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339, in the future: it ends then by itself (default: until removed)
+                     */
+                    until?: string;
+                    /** @description why, for your own records: at most 500 characters, no control characters; never mailed */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "suppression": {
+                     *         "email": "jane@example.com",
+                     *         "reason": "manual",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "until": null,
+                     *         "note": "asked support to stop all mail"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        suppression: {
+                            /** @description the normalised address */
+                            email: string;
+                            /**
+                             * @description hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+                             * @enum {string}
+                             */
+                            reason: "hard_bounce" | "complaint" | "unsubscribed" | "manual";
+                            /**
+                             * Format: date-time
+                             * @description since when: the last hard bounce, the complaint, the unsubscribe, or the add
+                             */
+                            createdAt: string;
+                            /** @description when it ends by itself (a cooldown, a bounce suppression, a manual one with an end); null: until removed */
+                            until: string | null;
+                            /** @description why, for your own records: at most 500 characters, no control characters; never mailed */
+                            note?: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the address, as sent to (compared normalised: lowercase, punycode) */
+                    email: string;
+                    /**
+                     * @description the entry to clear: manual or hard_bounce (default: both that exist); complaint and unsubscribed answer 403 suppression_not_removable
+                     * @enum {string}
+                     */
+                    reason?: "hard_bounce" | "complaint" | "unsubscribed" | "manual";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "removed": [
+                     *         "manual",
+                     *         "hard_bounce"
+                     *       ],
+                     *       "remaining": []
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description the reasons cleared */
+                        removed: ("hard_bounce" | "complaint" | "unsubscribed" | "manual")[];
+                        /** @description what still holds the address back (a complaint, an unsubscribe), if anything */
+                        remaining: {
+                            /** @description the normalised address */
+                            email: string;
+                            /**
+                             * @description hard_bounce: in cooldown or suppressed after hard bounces (all templates); complaint: the recipient complained (all templates); unsubscribed: from notification templates; manual: added by the app (all templates)
+                             * @enum {string}
+                             */
+                            reason: "hard_bounce" | "complaint" | "unsubscribed" | "manual";
+                            /**
+                             * Format: date-time
+                             * @description since when: the last hard bounce, the complaint, the unsubscribe, or the add
+                             */
+                            createdAt: string;
+                            /** @description when it ends by itself (a cooldown, a bounce suppression, a manual one with an end); null: until removed */
+                            until: string | null;
+                            /** @description why, for your own records: at most 500 characters, no control characters; never mailed */
+                            note?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             *
+             *     `suppression_not_removable`: POST /v1/suppressions/remove: a complaint is cleared only by the operator, an unsubscribe only by the recipient’s opt-in (POST /v1/recipients/resubscribe); nothing changed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `suppression_not_found`: POST /v1/suppressions/remove: the address has no manual or hard-bounce suppression (of the reason named) in the key’s environment.
              */
             404: {
                 headers: {

@@ -5,6 +5,7 @@ import { Metadata } from './metadata.js';
 import { Timestamp } from './timestamp.js';
 
 export const MESSAGE_STATUSES = [
+  'scheduled',
   'queued',
   'sending',
   'deferred',
@@ -26,7 +27,7 @@ export const MessageStatus = Type.Unsafe<(typeof MESSAGE_STATUSES)[number]>({
   type: 'string',
   enum: [...MESSAGE_STATUSES],
   description:
-    'queued → sending → sent → delivered; deferred while retried; or a final failure; canceled with its bulk send',
+    'scheduled until due, then queued → sending → sent → delivered; deferred while retried; or a final failure; canceled by POST /v1/messages/cancel or with its bulk send',
 });
 
 /** What went wrong last, when something did: a code and the remote server's words. */
@@ -59,6 +60,9 @@ export const MessageSummary = Type.Object(
     status: MessageStatus,
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    scheduledAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'when a scheduled send is (or was) due' }),
+    ),
     sentAt: Type.Optional(Timestamp),
     deliveredAt: Type.Optional(Timestamp),
     bulkJobId: Type.Optional(Type.String()),

@@ -1,13 +1,17 @@
 import type {
+  CancelMessageRequest,
   GetMessageRequest,
   ListMessagesRequest,
   RecipientStatusRequest,
+  RescheduleMessageRequest,
   ResubscribeRequest,
 } from '@mailsvc/contract/api';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
+import { cancelMessage } from '../../domain/messages/cancel-message.js';
 import { getMessage } from '../../domain/messages/get-message.js';
 import { listMessages } from '../../domain/messages/list-messages.js';
+import { rescheduleMessage } from '../../domain/messages/reschedule-message.js';
 import { getRecipientStatus } from '../../domain/recipients/get-recipient-status.js';
 import { resubscribeRecipient } from '../../domain/recipients/resubscribe-recipient.js';
 import { authOf } from '../auth-hook.js';
@@ -42,6 +46,20 @@ export function recipientRoutes(app: FastifyInstance, deps: Deps) {
     handler: async (req) => ({
       ok: true,
       ...(await listMessages(deps, authOf(req), req.body as ListMessagesRequest)),
+    }),
+  });
+  apiRoute(app, 'cancelMessage', {
+    access: ACCESS,
+    handler: async (req) => ({
+      ok: true,
+      ...(await cancelMessage(deps, authOf(req), req.body as CancelMessageRequest)),
+    }),
+  });
+  apiRoute(app, 'rescheduleMessage', {
+    access: ACCESS,
+    handler: async (req) => ({
+      ok: true,
+      ...(await rescheduleMessage(deps, authOf(req), req.body as RescheduleMessageRequest)),
     }),
   });
 }

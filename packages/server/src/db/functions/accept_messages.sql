@@ -73,7 +73,7 @@ BEGIN
            chosen.sending_domain AS chosen_domain, chosen.from_email AS chosen_from,
            chosen.refusal AS domain_refusal,
            recipient_refusal(rc.complained_at, rc.unsubscribed_at, rc.resubscribed_at,
-                             rc.cooldown_until, rc.suppressed_until, x.category, x.now)
+                             rc.cooldown_until, rc.suppressed_until, rc.manual_suppressed_at, rc.manual_suppressed_until, x.category, x.now)
              AS recipient_refusal
       FROM jsonb_array_elements(p_items) WITH ORDINALITY AS e (item, ord)
      CROSS JOIN LATERAL jsonb_to_record(e.item) AS x (
@@ -190,16 +190,19 @@ BEGIN
   INSERT INTO messages (id, tenant_id, project_id, environment_id, api_key_id, template_id,
                         template_version, category, priority, to_email, from_email, from_name,
                         reply_to, sending_domain, data, next_attempt_at, expires_at, created_at,
-                        updated_at, metadata)
+                        updated_at, metadata, status, scheduled_at)
   SELECT x.id, x.tenant_id, x.project_id, x.environment_id, x.api_key_id, x.template_id,
          x.template_version, x.category, x.priority, x.to_email, a.from_email, x.from_name,
-         x.reply_to, a.sending_domain, x.data, x.now, x.expires_at, x.now, x.now, x.metadata
+         x.reply_to, a.sending_domain, x.data, coalesce(x.scheduled_at, x.now), x.expires_at, x.now,
+         x.now, x.metadata,
+         -- a scheduled send waits out of the queue until due (claim_messages.sql)
+         CASE WHEN x.scheduled_at IS NULL THEN 'queued' ELSE 'scheduled' END, x.scheduled_at
     FROM unnest(v_ns, v_froms, v_domains) AS a (n, from_email, sending_domain)
    CROSS JOIN LATERAL jsonb_to_record(p_items -> a.n) AS x (
            id text, tenant_id text, project_id text, environment_id text, api_key_id text,
            template_id text, template_version text, category text, priority smallint,
            to_email text, from_name text, reply_to text, data jsonb, expires_at timestamptz,
-           now timestamptz, metadata jsonb);
+           now timestamptz, metadata jsonb, scheduled_at timestamptz);
 
   -- The metadata pairs the list's metadata filter walks (0011_message_list.sql); a send without
   -- metadata has none (jsonb_each_text of NULL is no row).
@@ -210,9 +213,11 @@ BEGIN
    CROSS JOIN LATERAL jsonb_each_text(x.metadata) AS kv;
 
   INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
-  SELECT x.event_id, x.id, x.tenant_id, 'accepted', '{}'::jsonb, x.now
+  SELECT x.event_id, x.id, x.tenant_id, 'accepted',
+         CASE WHEN x.scheduled_at IS NULL THEN '{}'::jsonb
+              ELSE jsonb_build_object('scheduledAt', x.scheduled_at) END, x.now
     FROM unnest(v_ns) AS a (n)
    CROSS JOIN LATERAL jsonb_to_record(p_items -> a.n) AS x (
-           id text, tenant_id text, event_id text, now timestamptz);
+           id text, tenant_id text, event_id text, now timestamptz, scheduled_at text);
 END
 $$;

@@ -1,6 +1,6 @@
 -- The delivery worker's claim step (db/repositories/queue.ts claimMessages): messages whose lease
--- ran out (their worker died) first, oldest lease first, then due queued/deferred messages in
--- priority order; marked `sending` under a new lease and claim token, returned with what the
+-- ran out (their worker died) first, oldest lease first, then due queued/deferred messages (with
+-- scheduled ones that fell due) in priority order; marked `sending` under a new lease and claim token, returned with what the
 -- attempt needs (project, environment, brand, the recipient's refusal now — recipient_refusal(),
 -- the eligibility rule's one home — and a bulk message's contact).
 -- A crashed worker's messages were claimed before everything due since: they must not wait
@@ -28,6 +28,16 @@ LANGUAGE plpgsql
 AS $$
 #variable_conflict use_column
 BEGIN
+  -- Scheduled sends that fell due join the queue first (0015_scheduled_sends.sql), to be claimed
+  -- by the statement below in priority order like any queued message. One probe of an index that
+  -- is empty most of the time; a message POST /v1/messages/cancel or /reschedule holds is skipped.
+  UPDATE messages s SET status = 'queued', updated_at = p_now
+   WHERE s.id IN (SELECT d.id FROM messages d
+                   WHERE d.status = 'scheduled' AND d.next_attempt_at <= p_now
+                   ORDER BY d.next_attempt_at
+                   LIMIT 1000
+                   FOR UPDATE SKIP LOCKED);
+
   RETURN QUERY
   WITH stale AS (
     SELECT s.id FROM messages s
@@ -68,7 +78,7 @@ BEGIN
     (SELECT t.name FROM tenants t WHERE t.id = m.tenant_id),
     p.brand_color, p.logo_url, p.postal_address,
     (SELECT recipient_refusal(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
-                              r.cooldown_until, r.suppressed_until, m.category, p_now)
+                              r.cooldown_until, r.suppressed_until, r.manual_suppressed_at, r.manual_suppressed_until, m.category, p_now)
       FROM recipients r WHERE r.environment_id = m.environment_id AND r.email = m.to_email);
 END
 $$;

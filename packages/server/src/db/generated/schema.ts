@@ -143,10 +143,14 @@ export interface RecipientsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   bounce_streak: Generated<number>;
+  manual_suppressed_at: NullableTimestamp;
+  manual_suppressed_until: NullableTimestamp;
+  manual_suppression_note: Nullable<string>;
 }
 
 export type TemplateCategory = 'security' | 'transactional' | 'notification';
 export type MessageStatus =
+  | 'scheduled'
   | 'queued'
   | 'sending'
   | 'deferred'
@@ -189,6 +193,7 @@ export interface MessagesTable {
   claim_token: Nullable<string>;
   contact_id: Nullable<string>;
   metadata: ColumnType<Record<string, string> | null, string | null, string | null>;
+  scheduled_at: NullableTimestamp;
 }
 
 export interface MessageEventsTable {

@@ -53,7 +53,7 @@ function classified(t: BulkTargets): RawBuilder<unknown> {
              WHEN tg.contact_id IS NULL THEN 'not_found'
              WHEN tg.mention > 1 THEN 'duplicate'
              ELSE recipient_refusal(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
-                                    r.cooldown_until, r.suppressed_until, ${t.category}, ${t.now})
+                                    r.cooldown_until, r.suppressed_until, r.manual_suppressed_at, r.manual_suppressed_until, ${t.category}, ${t.now})
            END AS reason
       FROM (${targets}) tg
       LEFT JOIN recipients r ON r.environment_id = ${t.environmentId} AND r.email = tg.email`;

@@ -196,7 +196,7 @@ function selectRecords(s: ContactScope, ids: RawBuilder<unknown>) {
       ARRAY(SELECT m.group_slug FROM contact_group_members m
             WHERE m.contact_id = c.id ORDER BY m.group_slug COLLATE "C") AS group_slugs,
       contact_status(r.complained_at, r.unsubscribed_at, r.resubscribed_at, r.cooldown_until,
-                     r.suppressed_until, ${s.now}) AS status,
+                     r.suppressed_until, r.manual_suppressed_at, r.manual_suppressed_until, ${s.now}) AS status,
       (SELECT max(latest.created_at) FROM environments e
          CROSS JOIN LATERAL (SELECT m.created_at FROM messages m
                              WHERE m.environment_id = e.id AND m.to_email = c.email
@@ -258,7 +258,7 @@ function statusHint(statuses: string[], now: Date): RawBuilder<unknown> | null {
       case 'complained':
         return sql`r.complained_at IS NOT NULL`;
       case 'suppressed':
-        return sql`r.suppressed_until > ${now}`;
+        return sql`(r.suppressed_until > ${now} OR r.manual_suppressed_at IS NOT NULL)`;
       case 'cooldown':
         return sql`r.cooldown_until > ${now}`;
       default:
@@ -273,7 +273,7 @@ function filterSql(f: ContactFilterSql, s: ContactScope): RawBuilder<unknown> {
   switch (f.field) {
     case 'status': {
       const status = sql`contact_status(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
-        r.cooldown_until, r.suppressed_until, ${s.now})`;
+        r.cooldown_until, r.suppressed_until, r.manual_suppressed_at, r.manual_suppressed_until, ${s.now})`;
       if (f.op === 'neq') return sql`${status} <> ${f.values[0]}`;
       const hint = statusHint(f.values, s.now);
       const match = sql`${status} = ANY (${f.values}::text[])`;
@@ -308,7 +308,7 @@ function filterSql(f: ContactFilterSql, s: ContactScope): RawBuilder<unknown> {
         : sql`(${emailed(sql`m.created_at < ${f.value}`)} AND NOT ${emailed(sql`m.created_at >= ${f.value}`)})`;
     }
     case 'suppressed': {
-      const is = sql`is_held_back(r.cooldown_until, r.suppressed_until, ${s.now})`;
+      const is = sql`is_held_back(r.cooldown_until, r.suppressed_until, r.manual_suppressed_at, r.manual_suppressed_until, ${s.now})`;
       return f.value ? is : sql`NOT coalesce(${is}, false)`;
     }
     case 'unsubscribed':

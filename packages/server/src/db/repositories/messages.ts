@@ -10,6 +10,7 @@ const SUMMARY = [
   'status',
   'created_at',
   'updated_at',
+  'scheduled_at',
   'sent_at',
   'delivered_at',
   'bulk_job_id',

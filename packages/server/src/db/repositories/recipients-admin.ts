@@ -1,40 +1,32 @@
 // What only an operator may override about a recipient (DESIGN.md §5): a suppression, a cooldown
-// with its bounce streak, a complaint. Each returns how many rows it changed (0 or 1), for the
+// with its bounce streak, a complaint (an app may lift the first two itself: POST
+// /v1/suppressions/remove). Each returns how many rows it changed (0 or 1), for the
 // audit event the admin use-case writes with it (domain/admin/recipients.ts).
 import type { Db } from '../schema.js';
+import { addManualSuppression, clearManualSuppression } from './suppressions.js';
 
 export interface RecipientKey {
   environmentId: string;
   email: string;
 }
 
-/** Refuses every template to the recipient until `until`, creating its row if need be. */
+/**
+ * Refuses every template to the recipient until `until`, creating its row if need be: a manual
+ * suppression (db/repositories/suppressions.ts), as POST /v1/suppressions/add makes one, except
+ * that one standing is never shortened and keeps its note.
+ */
 export async function suppressRecipientUntil(
   db: Db,
   q: RecipientKey & { tenantId: string },
   until: Date,
   now: Date,
 ): Promise<number> {
-  const rows = await db
-    .insertInto('recipients')
-    .values({
-      environment_id: q.environmentId,
-      tenant_id: q.tenantId,
-      email: q.email,
-      suppressed_until: until,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['environment_id', 'email']).doUpdateSet({ suppressed_until: until, updated_at: now }),
-    )
-    .returning('email')
-    .execute();
-  return rows.length;
+  await addManualSuppression(db, { ...q, until, note: null, extendOnly: true }, now);
+  return 1;
 }
 
-/** Ends a cooldown and a suppression and restarts the bounce streak; the lifetime count stays. */
-export async function liftRecipientSuppression(db: Db, q: RecipientKey, now: Date): Promise<number> {
+/** Ends a hard-bounce cooldown and suppression and restarts the bounce streak; the lifetime count stays. */
+export async function liftBounceHold(db: Db, q: RecipientKey, now: Date): Promise<number> {
   const rows = await db
     .updateTable('recipients')
     .set({ cooldown_until: null, suppressed_until: null, bounce_streak: 0, updated_at: now })
@@ -50,6 +42,13 @@ export async function liftRecipientSuppression(db: Db, q: RecipientKey, now: Dat
     .returning('email')
     .execute();
   return rows.length;
+}
+
+/** Ends every suppression an operator may lift: a bounce's (liftBounceHold) and a manual one. */
+export async function liftRecipientSuppression(db: Db, q: RecipientKey, now: Date): Promise<number> {
+  const bounce = await liftBounceHold(db, q, now);
+  const manual = await clearManualSuppression(db, q, now);
+  return Math.max(bounce, manual);
 }
 
 /** Clears a complaint; the lifetime complaint count stays. */

@@ -159,10 +159,14 @@ export async function findRecipient(db: Db, environmentId: string, email: string
       'r.complaint_count as complaintCount',
       // the verdicts of db/functions/recipient_refusal.sql, the one home of the rule
       sql<ContactStatus>`contact_status(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
-        r.cooldown_until, r.suppressed_until, ${now})`.as('status'),
+        r.cooldown_until, r.suppressed_until, r.manual_suppressed_at, r.manual_suppressed_until, ${now})`.as(
+        'status',
+      ),
       sql<boolean>`is_unsubscribed(r.unsubscribed_at, r.resubscribed_at)`.as('isUnsubscribed'),
       sql<boolean>`recipient_refusal(r.complained_at, r.unsubscribed_at, r.resubscribed_at,
-        r.cooldown_until, r.suppressed_until, 'notification', ${now}) IS NULL`.as('canSendNotifications'),
+        r.cooldown_until, r.suppressed_until, r.manual_suppressed_at, r.manual_suppressed_until, 'notification', ${now}) IS NULL`.as(
+        'canSendNotifications',
+      ),
     ])
     .where('r.environment_id', '=', environmentId)
     .where('r.email', '=', email)

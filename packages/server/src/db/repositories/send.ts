@@ -86,6 +86,8 @@ export interface AcceptedMessage {
   data: Record<string, unknown>;
   /** The send's metadata; null without. */
   metadata: Record<string, string> | null;
+  /** When a scheduled send falls due (status `scheduled` until then); null: queued now. */
+  scheduledAt: Date | null;
   expiresAt: Date;
 }
 
@@ -140,6 +142,7 @@ export async function acceptMessages(db: Db, items: readonly AcceptItem[]): Prom
     data: m.data,
     metadata: m.metadata,
     expires_at: m.expiresAt.toISOString(),
+    scheduled_at: m.scheduledAt?.toISOString() ?? null,
     event_id: eventId,
     period,
     now: now.toISOString(),

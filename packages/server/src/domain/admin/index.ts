@@ -49,6 +49,7 @@ import {
   unsuppressRecipient,
 } from './recipients.js';
 import type { AdminDeps } from './scope.js';
+import { ExportSuppressionsInput, exportSuppressions, suppressionsCsv } from './suppressions.js';
 import {
   CreateEnvironmentInput,
   CreateProjectInput,
@@ -85,6 +86,8 @@ export interface AdminCommand<S extends TObject = TObject> {
   positional?: (keyof Static<S> & string)[];
   /** Boolean input properties given as bare CLI flags (`--include-deleted`), true when present. */
   switches?: (keyof Static<S> & string)[];
+  /** The CLI's output without --json, when not the default listing (a CSV export). */
+  format?: (result: Record<string, unknown>) => string;
   run(deps: AdminUseCaseDeps, input: Static<S>, actor: string): Promise<Record<string, unknown>>;
 }
 
@@ -240,12 +243,14 @@ export const adminCommands: Record<string, AdminCommand> = {
     run: showRecipient,
   }),
   'recipients.suppress': command({
-    summary: 'Refuse every template to a recipient for --days days (default 30), audited',
+    summary:
+      'Refuse every template to a recipient for --days days (default 30): a manual suppression, audited',
     input: SuppressRecipientInput,
     run: suppressRecipient,
   }),
   'recipients.unsuppress': command({
-    summary: "End a recipient's cooldown and suppression and restart its bounce streak, audited",
+    summary:
+      "End a recipient's cooldown, bounce suppression and manual suppression and restart its bounce streak, audited",
     input: UnsuppressRecipientInput,
     run: unsuppressRecipient,
   }),
@@ -271,6 +276,13 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: JobInput,
     positional: ['id'],
     run: cancelJob,
+  }),
+  'suppressions.export': command({
+    summary:
+      "Write an environment's suppressions as CSV (email, reason, createdAt, until, note), newest first",
+    input: ExportSuppressionsInput,
+    format: suppressionsCsv,
+    run: exportSuppressions,
   }),
   'audit.list': command({
     summary: "A tenant's audit events, newest first (--since ISO, --limit N up to 1000)",

@@ -40,7 +40,7 @@ export function readCursor(
   now: Date,
   ttlMs: number,
 ): CursorReading {
-  const match = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
+  const match = /^([A-Za-z0-9_-]{1,600})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
   if (!match) return { ok: false, reason: 'invalid' };
   const body = Buffer.from(match[1]!, 'base64url').toString('utf8');
   const tag = Buffer.from(match[2]!, 'base64url');

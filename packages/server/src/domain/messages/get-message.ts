@@ -6,16 +6,14 @@ import {
   MESSAGE_EVENT_TYPES,
   type MessageEvent,
 } from '@mailsvc/contract/api';
-import { findMessage, listMessageEvents } from '../../db/repositories/messages.js';
-import { ApiError } from '../../errors.js';
-import { ULID_PATTERN } from '../../ids.js';
+import { listMessageEvents } from '../../db/repositories/messages.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
+import { findOwnMessage } from './find-own-message.js';
 import { toMessageSummary } from './message-summary.js';
 
 const EVENT_TYPES = new Set<string>(MESSAGE_EVENT_TYPES);
-const MESSAGE_ID = new RegExp(`^msg_${ULID_PATTERN}$`);
 
 /** The fields of an event's details the timeline shows; anything else stays in the database. */
 function toEvent(row: {
@@ -34,12 +32,15 @@ function toEvent(row: {
   const attempt = int(d.attempt);
   const nextAttemptAt = str(d.nextAttemptAt);
   const reason = str(d.reason);
+  const scheduledAt = str(d.scheduledAt);
   if (smtpCode !== undefined) event.smtpCode = smtpCode;
   if (enhancedCode !== undefined) event.enhancedCode = enhancedCode;
   if (response !== undefined) event.response = response;
   if (attempt !== undefined && attempt >= 1) event.attempt = attempt;
   if (nextAttemptAt !== undefined) event.nextAttemptAt = nextAttemptAt;
   if (reason !== undefined) event.reason = reason;
+  if (scheduledAt !== undefined && !Number.isNaN(Date.parse(scheduledAt)))
+    event.scheduledAt = new Date(scheduledAt).toISOString();
   return event;
 }
 
@@ -48,13 +49,7 @@ export async function getMessage(
   auth: AuthContext,
   input: GetMessageRequest,
 ): Promise<Omit<GetMessageResponse, 'ok'>> {
-  const notFound = () =>
-    new ApiError('message_not_found', 'No message with this id in the key’s environment.', [
-      { path: '/messageId', message: 'no such message in this environment' },
-    ]);
-  if (!MESSAGE_ID.test(input.messageId)) throw notFound();
-  const row = await findMessage(deps.db, auth.environmentId, input.messageId);
-  if (!row) throw notFound();
+  const row = await findOwnMessage(deps, auth, input.messageId);
   const events = await listMessageEvents(deps.db, row.tenant_id, row.id);
   return {
     message: {

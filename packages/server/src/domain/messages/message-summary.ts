@@ -12,6 +12,7 @@ export function toMessageSummary(row: MessageSummaryRow): MessageSummary {
     status: row.status,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    ...(row.scheduled_at && { scheduledAt: row.scheduled_at.toISOString() }),
     ...(row.sent_at && { sentAt: row.sent_at.toISOString() }),
     ...(row.delivered_at && { deliveredAt: row.delivered_at.toISOString() }),
     ...(row.bulk_job_id && { bulkJobId: row.bulk_job_id }),

@@ -101,7 +101,7 @@ async function checkItems(
       continue;
     }
     try {
-      const send = checkWithoutReads(auth, shaped.input);
+      const send = checkWithoutReads(auth, shaped.input, now, at);
       // 7 and 8 for a paused or blocked environment: its answer, read per item (nothing is sent)
       if (auth.sendingStatus !== 'active') await answerWhileNotActive(deps, auth, send, shaped.facts);
       ready.push({ ...shaped, send, index });

@@ -26,9 +26,11 @@ import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
 import { recipientRefusalError } from '../recipients/eligibility.js';
+import { parseTimestampToMs } from '../timestamp.js';
 import { requestDigest } from './canonical-json.js';
 import { domainRefusalError, resolveSender, type Sender } from './from-rule.js';
-import { EXPIRY_MS, IDEMPOTENCY_WINDOW_MS, messagePriority } from './message-policy.js';
+import { IDEMPOTENCY_WINDOW_MS, messagePriority } from './message-policy.js';
+import { checkScheduledAt, expiryOf } from './schedule.js';
 
 export interface SendInput {
   templateId: string;
@@ -40,6 +42,8 @@ export interface SendInput {
   replyTo?: string;
   /** Never rendered, never logged (it is the app's: it may name its users). */
   metadata?: Record<string, string>;
+  /** RFC 3339: queue the message then (domain/send/schedule.ts). */
+  scheduledAt?: string;
 }
 
 export interface SendResult {
@@ -77,11 +81,14 @@ export function comparableRequest(input: SendInput, to: string): SendInput {
   // metadata {} is no metadata, as stored
   const { metadata, ...rest } = input;
   const kept = storedMetadata(metadata);
+  // one instant, however it is written (a malformed one fails later anyway)
+  const due = rest.scheduledAt !== undefined ? parseTimestampToMs(rest.scheduledAt) : null;
   return {
     ...rest,
     to,
     ...(templateVersion !== undefined && { templateVersion }),
     ...(kept && { metadata: kept }),
+    ...(due && { scheduledAt: due.toISOString() }),
   };
 }
 
@@ -143,9 +150,18 @@ function checkTemplate(
   return { version, data: checkTemplateData(version, input.data, '/data') };
 }
 
-/** Steps 4 to 6: no reads. */
-export function checkWithoutReads(auth: AuthContext, input: SendInput) {
-  return { ...checkTemplate(auth, input), sender: resolveSender(auth, input) };
+/**
+ * Steps 4 to 6, then scheduledAt (its limits depend on the template's category; schedule.ts): no
+ * reads. `at` is where the send sits in the request ('' for /v1/send, '/items/3' in a batch).
+ */
+export function checkWithoutReads(auth: AuthContext, input: SendInput, now: Date, at = '') {
+  const template = checkTemplate(auth, input);
+  const sender = resolveSender(auth, input);
+  const scheduledAt =
+    input.scheduledAt === undefined
+      ? null
+      : checkScheduledAt(input.scheduledAt, template.version.category, now, now, `${at}/scheduledAt`);
+  return { ...template, sender, scheduledAt };
 }
 
 export type CheckedSend = ReturnType<typeof checkWithoutReads>;
@@ -192,7 +208,7 @@ export function acceptItem(
   send: CheckedSend,
   r: SendRequestFacts,
 ): AcceptItem {
-  const { version, data, sender } = send;
+  const { version, data, sender, scheduledAt } = send;
   const at = r.now.getTime();
   return {
     message: {
@@ -211,7 +227,8 @@ export function acceptItem(
       replyTo: sender.replyTo,
       data,
       metadata: r.metadata,
-      expiresAt: new Date(at + EXPIRY_MS[version.category]),
+      scheduledAt,
+      expiresAt: expiryOf(version.category, r.now, scheduledAt),
     },
     period: usagePeriod(r.now).id,
     ...(r.idempotencyKey && {
@@ -251,7 +268,7 @@ async function accept(
       // The holder committed first (or is an earlier send of the same batch).
       return replay(outcome.record, r.digest);
     case 'accepted':
-      deps.queue.notify();
+      if (!send.scheduledAt) deps.queue.notify();
       deps.log.info(
         { messageId: item.message.id, template: send.version.templateId, to: maskEmail(r.to) },
         'message accepted',
@@ -309,7 +326,7 @@ export async function sendEmail(
 
   let send: CheckedSend;
   try {
-    send = checkWithoutReads(auth, input);
+    send = checkWithoutReads(auth, input, now);
   } catch (err) {
     // 3. answers before 4 to 6: a key an earlier request holds is that request's replay (or 409).
     if (!(err instanceof ApiError) || idempotencyKey === undefined) throw err;

@@ -1,0 +1,70 @@
+// POST /v1/suppressions/add (DESIGN.md §12): the app stops all mail to an address of the key's
+// environment — reason manual, until `until` or until removed, with an optional note — audited in
+// the same transaction with the state before. Sends of every category then answer 403
+// recipient_suppressed, and queued mail to it ends `suppressed` at its claim (the eligibility
+// rule, db/functions/recipient_refusal.sql).
+import type { AddSuppressionRequest, Suppression } from '@mailsvc/contract/api';
+import { insertAuditEvent } from '../../db/repositories/audit.js';
+import { findRecipient } from '../../db/repositories/recipients.js';
+import { addManualSuppression } from '../../db/repositories/suppressions.js';
+import { ApiError } from '../../errors.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import type { Deps } from '../deps.js';
+import { maskEmail } from '../email.js';
+import { recipientStateName } from '../recipients/eligibility.js';
+import { parseTimestampToMs } from '../timestamp.js';
+import { suppressionAddress, toSuppression } from './suppression-entry.js';
+
+function checkUntil(text: string | undefined, now: Date): Date | null {
+  if (text === undefined) return null;
+  const until = parseTimestampToMs(text);
+  const why =
+    until === null
+      ? 'must be an RFC 3339 time with an offset, e.g. 2027-01-01T00:00:00Z'
+      : until.getTime() <= now.getTime()
+        ? 'must be in the future'
+        : null;
+  if (why) throw new ApiError('invalid_request', `until ${why}.`, [{ path: '/until', message: why }]);
+  return until;
+}
+
+export async function addSuppression(
+  deps: Deps,
+  auth: AuthContext,
+  input: AddSuppressionRequest,
+): Promise<{ suppression: Suppression }> {
+  const email = suppressionAddress(input.email);
+  const now = deps.clock.now();
+  const until = checkUntil(input.until, now);
+  const emailMasked = maskEmail(email);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const previousState = recipientStateName(await findRecipient(trx, auth.environmentId, email, now));
+    const added = await addManualSuppression(
+      trx,
+      { environmentId: auth.environmentId, tenantId: auth.tenantId, email, until, note: input.note ?? null },
+      now,
+    );
+    await insertAuditEvent(
+      trx,
+      {
+        tenantId: auth.tenantId,
+        actor: `key:${auth.keyId}`,
+        action: 'suppression.added',
+        targetType: 'recipient',
+        targetId: `${auth.environmentId}:${emailMasked}`,
+        // the note is the app's words about a person: not copied into the audit trail
+        details: {
+          environmentId: auth.environmentId,
+          emailMasked,
+          reason: 'manual',
+          until: until?.toISOString() ?? null,
+          previousState,
+        },
+      },
+      now,
+    );
+    return added;
+  });
+  deps.log.info({ environmentId: auth.environmentId, emailMasked }, 'suppression added');
+  return { suppression: toSuppression(row) };
+}
