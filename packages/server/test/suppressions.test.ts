@@ -140,6 +140,14 @@ describe('POST /v1/suppressions/add', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.details[0].path).toBe(path);
     }
+    // worded for people, not as Ajv's pattern and format
+    const worded = async (body: Record<string, unknown>) => (await add(body)).json().error.details[0].message;
+    expect(await worded({ email: 'a@example.com', note: 'line\nbreak' })).toBe(
+      'must not contain control characters or line separators',
+    );
+    expect(await worded({ email: 'a@example.com', until: '2027-01-01T00:00:00' })).toBe(
+      'must be an RFC 3339 time with an offset, such as 2026-12-01T09:00:00Z',
+    );
     expect(await entriesFor('a@example.com')).toEqual([]);
   });
 });
@@ -180,6 +188,14 @@ describe('POST /v1/suppressions/remove', () => {
         message: expect.stringMatching(/operator/),
       });
     }
+    // an address without one is told so, not that it complained
+    const none = await remove({ email: address('never-complained'), reason: 'complaint' });
+    expect(none.statusCode).toBe(403);
+    expect(none.json().error).toMatchObject({
+      code: 'suppression_not_removable',
+      message: expect.stringMatching(/This address has no complaint\.$/),
+      details: [{ path: '/reason', message: 'has no complaint' }],
+    });
     await add({ email: to });
     const both = await remove({ email: to });
     expect(both.json()).toEqual({

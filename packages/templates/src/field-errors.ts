@@ -1,5 +1,6 @@
 // Kept free of the catalogue so the server can import it without compiling every template.
 import { UNSAFE_DISPLAY_CHARACTERS } from '@mailsvc/contract/display-name';
+import { METADATA_VALUE_PATTERN } from '@mailsvc/contract/metadata';
 import { HTTP_URL_PATTERN } from './blocks/url.js';
 import type { FieldError } from './model.js';
 
@@ -36,8 +37,13 @@ export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined
         'must be an http or https URL with a host, without user info, spaces, control or invisible characters';
     } else if (e.keyword === 'pattern' && e.params.pattern === DISPLAY_TEXT_PATTERN) {
       message = 'must not contain line breaks, control, bidirectional or invisible characters';
+    } else if (e.keyword === 'pattern' && e.params.pattern === METADATA_VALUE_PATTERN) {
+      // a metadata value, a suppression's note
+      message = 'must not contain control characters or line separators';
     } else if (e.keyword === 'format' && e.params.format === 'email') {
       message = 'must be an email address such as name@example.com';
+    } else if (e.keyword === 'format' && e.params.format === 'date-time') {
+      message = 'must be an RFC 3339 time with an offset, such as 2026-12-01T09:00:00Z';
     } else if (
       e.keyword === 'enum' &&
       Array.isArray(e.params.allowedValues) &&

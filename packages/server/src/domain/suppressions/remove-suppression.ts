@@ -26,14 +26,19 @@ const REMOVABLE = ['hard_bounce', 'manual'] as const satisfies readonly Suppress
 type Removable = (typeof REMOVABLE)[number];
 const isRemovable = (r: SuppressionReason): r is Removable => (REMOVABLE as readonly string[]).includes(r);
 
-function notRemovable(reason: SuppressionReason): ApiError {
-  const message =
+/** 403 for a complaint or an unsubscribe, worded by whether the address has one. */
+function notRemovable(reason: SuppressionReason, standing: readonly SuppressionReason[]): ApiError {
+  const rule =
     reason === 'complaint'
-      ? 'The recipient complained: only the operator can clear a complaint (mailsvc admin recipients clear-complaint).'
-      : 'The recipient unsubscribed: only their own opt-in clears it, through POST /v1/recipients/resubscribe.';
-  return new ApiError('suppression_not_removable', message, [
-    { path: '/email', message: `suppressed by ${reason}` },
-  ]);
+      ? 'A complaint is never removed through the API: only the operator clears one (mailsvc admin recipients clear-complaint).'
+      : 'An unsubscribe is never removed through the API: only the recipient’s own opt-in clears it, through POST /v1/recipients/resubscribe.';
+  const has = standing.includes(reason);
+  const noun = reason === 'complaint' ? 'complaint' : 'unsubscribe';
+  return new ApiError(
+    'suppression_not_removable',
+    `${rule} ${has ? 'This address has one.' : `This address has no ${noun}.`}`,
+    [{ path: has ? '/email' : '/reason', message: has ? `suppressed by ${reason}` : `has no ${noun}` }],
+  );
 }
 
 const lift: Record<
@@ -57,13 +62,13 @@ export async function removeSuppression(
     listSuppressionRows(trx, { ...q, reasons: [...REMOVABLE, 'complaint', 'unsubscribed'], limit: 4, now });
   const result = await deps.db.transaction().execute(async (trx) => {
     const standing = (await entries(trx)).map((e) => e.reason);
-    if (input.reason !== undefined && !isRemovable(input.reason)) throw notRemovable(input.reason);
+    if (input.reason !== undefined && !isRemovable(input.reason)) throw notRemovable(input.reason, standing);
     const targets = (input.reason !== undefined ? [input.reason] : REMOVABLE).filter(
       (r): r is Removable => isRemovable(r) && standing.includes(r),
     );
     if (targets.length === 0) {
       const kept = standing.find((r) => !isRemovable(r));
-      if (input.reason === undefined && kept) throw notRemovable(kept);
+      if (input.reason === undefined && kept) throw notRemovable(kept, standing);
       throw new ApiError(
         'suppression_not_found',
         `The address has no ${input.reason === undefined ? 'manual or hard-bounce' : input.reason} suppression in this environment.`,
