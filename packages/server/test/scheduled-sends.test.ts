@@ -188,6 +188,30 @@ describe('scheduledAt on POST /v1/send', () => {
   });
 });
 
+describe('the queue metrics', () => {
+  const scrape = async () => (await h.request({ method: 'GET', url: '/metrics' })).body;
+  const value = (text: string, name: string, label = '') =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith(name) && l.includes(label))
+      .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+
+  it('count scheduled messages, and age a due one as waiting until a worker takes it', async () => {
+    await worker.drain();
+    const before = value(await scrape(), 'mailsvc_queue_messages{', 'status="scheduled"');
+    await send(mention(address('gauge'), { scheduledAt: at(MINUTE) }));
+    const text = await scrape();
+    expect(value(text, 'mailsvc_queue_messages{', 'status="scheduled"')).toBe(before + 1);
+    expect(value(text, 'mailsvc_queue_oldest_due_age_seconds ')).toBe(0);
+    h.clock.advance(10 * MINUTE);
+    expect(value(await scrape(), 'mailsvc_queue_oldest_due_age_seconds ')).toBeGreaterThanOrEqual(9 * 60);
+    await worker.drain();
+    const after = await scrape();
+    expect(value(after, 'mailsvc_queue_oldest_due_age_seconds ')).toBe(0);
+    expect(value(after, 'mailsvc_queue_messages{', 'status="scheduled"')).toBe(before);
+  });
+});
+
 describe('POST /v1/messages/cancel', () => {
   it('cancels a scheduled message: never sent, its template data gone, a canceled event, still counted in the quota', async () => {
     const to = address('cancel-sched');
