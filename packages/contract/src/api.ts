@@ -88,7 +88,6 @@ export {
   ListedMessage,
   ListMessagesRequest,
   ListMessagesResponse,
-  MESSAGE_LIST_CURSOR_TTL_HOURS,
   MESSAGE_LIST_METADATA_FILTERS_MAX,
   MESSAGE_LIST_PAGE_SIZE_DEFAULT,
   MESSAGE_LIST_PAGE_SIZE_MAX,
@@ -148,6 +147,7 @@ export { ContactGroup, GROUP_SLUG_PATTERN, GroupSlug } from './operations/shared
 export { GroupMembersRequest, GroupMembersResponse } from './operations/shared/group-members.js';
 export { IdempotencyKeyHeader } from './operations/shared/idempotency-key-header.js';
 export { BulkJobId, ContactId } from './operations/shared/ids.js';
+export { LIST_CURSOR_TTL_HOURS } from './operations/shared/list-fields.js';
 export { MessageStatus, MessageSummary } from './operations/shared/message.js';
 export {
   METADATA_EXAMPLE,

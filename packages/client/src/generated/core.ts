@@ -516,11 +516,11 @@ export interface ListMessagesBody {
    */
   bulkJobId?: string
   /**
-   * default 50; a value above 100 is read as 100 (as the contacts list does with 200)
+   * default 50; a value above 100 is read as 100
    */
   pageSize?: number
   /**
-   * the previous page's nextCursor, with the same filters; null or absent for the first page. A cursor is valid for 24 hours, in the environment and with the filters it was answered for
+   * the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page
    */
   cursor?: (string | null)
 }
@@ -1279,7 +1279,7 @@ export interface ListContactsResult {
     }
   }[]
   /**
-   * pass it as cursor for the next page; null on the last page
+   * pass it as cursor, with the same filters, for the next page; null on the last page
    */
   nextCursor: (string | null)
 }
@@ -1856,7 +1856,7 @@ export interface ListAuditEventsBody {
    */
   pageSize?: number
   /**
-   * the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page
+   * the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page
    */
   cursor?: (string | null)
 }
@@ -1927,7 +1927,7 @@ export interface ListSuppressionsBody {
    */
   pageSize?: number
   /**
-   * the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page
+   * the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page
    */
   cursor?: (string | null)
 }

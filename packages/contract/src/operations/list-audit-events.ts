@@ -1,6 +1,7 @@
 // POST /v1/audit/list: the environment's audit events, newest first, a page at a time (DESIGN.md §12).
 import { type Static, Type } from '@sinclair/typebox';
 import { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './shared/error-sets.js';
+import { CreatedAfter, CreatedBefore, ListCursor, NextCursor, PageSize } from './shared/list-fields.js';
 import type { Operation } from './shared/operation.js';
 import { Timestamp } from './shared/timestamp.js';
 
@@ -17,24 +18,10 @@ export const ListAuditEventsRequest = Type.Object(
         description: 'events of any of these actions, e.g. ["api_key.created", "recipient.resubscribed"]',
       }),
     ),
-    createdAfter: Type.Optional(
-      Type.Unsafe<string>({ ...Timestamp, description: 'recorded at or after this instant (RFC 3339)' }),
-    ),
-    createdBefore: Type.Optional(
-      Type.Unsafe<string>({ ...Timestamp, description: 'recorded before this instant (RFC 3339)' }),
-    ),
-    pageSize: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'default 50; a value above 100 is read as 100' }),
-    ),
-    cursor: Type.Optional(
-      Type.Unsafe<string | null>({
-        type: ['string', 'null'],
-        minLength: 1,
-        maxLength: 300,
-        description:
-          "the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page",
-      }),
-    ),
+    createdAfter: CreatedAfter('recorded'),
+    createdBefore: CreatedBefore('recorded'),
+    pageSize: PageSize(AUDIT_PAGE_SIZE_DEFAULT, AUDIT_PAGE_SIZE_MAX),
+    cursor: ListCursor(300),
   },
   { additionalProperties: false },
 );
@@ -57,9 +44,7 @@ export const ListAuditEventsResponse = Type.Object(
   {
     ok: Type.Literal(true),
     events: Type.Array(AuditEventItem, { description: 'newest first' }),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'pass it as cursor, with the same filters, for the next page; null on the last page',
-    }),
+    nextCursor: NextCursor,
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { CONTACT_EXAMPLE, Contact } from './shared/contact.js';
 import { ContactFilter } from './shared/contact-filter.js';
 import { CONTACT_ERRORS } from './shared/error-sets.js';
+import { ListCursor, NextCursor, PageSize } from './shared/list-fields.js';
 import type { Operation } from './shared/operation.js';
 
 export const LIST_PAGE_SIZE_DEFAULT = 50;
@@ -23,19 +24,8 @@ export const ListContactsRequest = Type.Object(
         description: 'at most 20 clauses, all must hold',
       }),
     ),
-    pageSize: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'default 50; a value above 200 is read as 200' }),
-    ),
-    cursor: Type.Optional(
-      // One type list rather than a union, so a bad value gets one error at /cursor.
-      Type.Unsafe<string | null>({
-        type: ['string', 'null'],
-        minLength: 1,
-        maxLength: 200,
-        description:
-          "the previous page's nextCursor, with the same search and filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page",
-      }),
-    ),
+    pageSize: PageSize(LIST_PAGE_SIZE_DEFAULT, LIST_PAGE_SIZE_MAX),
+    cursor: ListCursor(200, 'the same search and filters'),
   },
   { additionalProperties: false },
 );
@@ -45,9 +35,7 @@ export const ListContactsResponse = Type.Object(
   {
     ok: Type.Literal(true),
     contacts: Type.Array(Contact, { description: 'by id: oldest first' }),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'pass it as cursor for the next page; null on the last page',
-    }),
+    nextCursor: NextCursor,
   },
   { additionalProperties: false },
 );

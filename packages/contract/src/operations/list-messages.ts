@@ -3,16 +3,14 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './shared/error-sets.js';
 import { BulkJobId } from './shared/ids.js';
+import { CreatedAfter, CreatedBefore, ListCursor, NextCursor, PageSize } from './shared/list-fields.js';
 import { MessageStatus, MessageSummary } from './shared/message.js';
 import { METADATA_KEY_PATTERN, METADATA_VALUE_MAX, METADATA_VALUE_PATTERN } from './shared/metadata.js';
 import type { Operation } from './shared/operation.js';
-import { Timestamp } from './shared/timestamp.js';
 
 export const MESSAGE_LIST_PAGE_SIZE_DEFAULT = 50;
 export const MESSAGE_LIST_PAGE_SIZE_MAX = 100;
 export const MESSAGE_LIST_METADATA_FILTERS_MAX = 3;
-/** How long a cursor may be used after it was answered. */
-export const MESSAGE_LIST_CURSOR_TTL_HOURS = 24;
 
 export const ListMessagesRequest = Type.Object(
   {
@@ -32,12 +30,8 @@ export const ListMessagesRequest = Type.Object(
         description: 'the recipient, exactly (case-insensitive; an IDN domain in either form)',
       }),
     ),
-    createdAfter: Type.Optional(
-      Type.Unsafe<string>({ ...Timestamp, description: 'created at or after this instant (RFC 3339)' }),
-    ),
-    createdBefore: Type.Optional(
-      Type.Unsafe<string>({ ...Timestamp, description: 'created before this instant (RFC 3339)' }),
-    ),
+    createdAfter: CreatedAfter('created'),
+    createdBefore: CreatedBefore('created'),
     metadata: Type.Optional(
       Type.Record(
         Type.String({ pattern: METADATA_KEY_PATTERN }),
@@ -51,21 +45,8 @@ export const ListMessagesRequest = Type.Object(
       ),
     ),
     bulkJobId: Type.Optional(BulkJobId),
-    pageSize: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        description: 'default 50; a value above 100 is read as 100 (as the contacts list does with 200)',
-      }),
-    ),
-    cursor: Type.Optional(
-      Type.Unsafe<string | null>({
-        type: ['string', 'null'],
-        minLength: 1,
-        maxLength: 300,
-        description:
-          "the previous page's nextCursor, with the same filters; null or absent for the first page. A cursor is valid for 24 hours, in the environment and with the filters it was answered for",
-      }),
-    ),
+    pageSize: PageSize(MESSAGE_LIST_PAGE_SIZE_DEFAULT, MESSAGE_LIST_PAGE_SIZE_MAX),
+    cursor: ListCursor(300),
   },
   { additionalProperties: false },
 );
@@ -81,9 +62,7 @@ export const ListMessagesResponse = Type.Object(
   {
     ok: Type.Literal(true),
     messages: Type.Array(ListedMessage, { description: 'newest first' }),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'pass it as cursor, with the same filters, for the next page; null on the last page',
-    }),
+    nextCursor: NextCursor,
   },
   { additionalProperties: false },
 );

@@ -1952,9 +1952,9 @@ export interface operations {
                     };
                     /** @description job_… id */
                     bulkJobId?: string;
-                    /** @description default 50; a value above 100 is read as 100 (as the contacts list does with 200) */
+                    /** @description default 50; a value above 100 is read as 100 */
                     pageSize?: number;
-                    /** @description the previous page's nextCursor, with the same filters; null or absent for the first page. A cursor is valid for 24 hours, in the environment and with the filters it was answered for */
+                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page */
                     cursor?: string | null;
                 };
             };
@@ -3218,7 +3218,7 @@ export interface operations {
                     createdBefore?: string;
                     /** @description default 50; a value above 100 is read as 100 */
                     pageSize?: number;
-                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page */
+                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page */
                     cursor?: string | null;
                 };
             };
@@ -3426,7 +3426,7 @@ export interface operations {
                     createdBefore?: string;
                     /** @description default 50; a value above 100 is read as 100 */
                     pageSize?: number;
-                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in its environment); null or absent for the first page */
+                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page */
                     cursor?: string | null;
                 };
             };
@@ -4857,7 +4857,7 @@ export interface operations {
                                 complained: number;
                             };
                         }[];
-                        /** @description pass it as cursor for the next page; null on the last page */
+                        /** @description pass it as cursor, with the same filters, for the next page; null on the last page */
                         nextCursor: string | null;
                     };
                 };

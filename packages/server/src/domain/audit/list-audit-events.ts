@@ -10,23 +10,17 @@ import {
 } from '@mailsvc/contract/api';
 import { encodeUlid } from '@mailsvc/contract/http';
 import { listEnvironmentAuditPage } from '../../db/repositories/audit.js';
-import { ApiError } from '../../errors.js';
 import { ULID_PATTERN } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { cursorPosition, signCursor } from '../lists/signed-cursor.js';
-import { parseTimestampToMs } from '../timestamp.js';
+import { listTimeBound } from '../time-fields.js';
 
 const EVENT_ID = new RegExp(`^evt_${ULID_PATTERN}$`);
 const ZEROS = new Uint8Array(16);
 /** The first event id of a millisecond (ids are ULIDs of created_at), a finer instant rounded up. */
 function firstIdAt(text: string, path: string): string {
-  const at = parseTimestampToMs(text);
-  if (at === null)
-    throw new ApiError('invalid_request', 'The request body is not valid.', [
-      { path, message: 'must be an RFC 3339 date-time with an offset, in the years 1970 to 9999' },
-    ]);
-  return `evt_${encodeUlid(at.getTime(), ZEROS)}`;
+  return `evt_${encodeUlid(listTimeBound(text, path).getTime(), ZEROS)}`;
 }
 
 export async function listAuditEvents(

@@ -3,11 +3,11 @@
 // hand, answered in another environment or for other filters, or older than its lifetime is not
 // read: the list answers 400 with a path, and the caller starts again from the first page.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MESSAGE_LIST_CURSOR_TTL_HOURS } from '@mailsvc/contract/api';
+import { LIST_CURSOR_TTL_HOURS } from '@mailsvc/contract/api';
 import { ApiError } from '../../errors.js';
 
 /** How long every list's cursor may be used after it was answered. */
-const CURSOR_TTL_MS = MESSAGE_LIST_CURSOR_TTL_HOURS * 3_600_000;
+const CURSOR_TTL_MS = LIST_CURSOR_TTL_HOURS * 3_600_000;
 
 const TAG_BYTES = 16;
 
@@ -77,7 +77,7 @@ export function cursorPosition(
       path: '/cursor',
       message:
         !read.ok && read.reason === 'expired'
-          ? `has expired (a cursor is valid for ${MESSAGE_LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
+          ? `has expired (a cursor is valid for ${LIST_CURSOR_TTL_HOURS} hours): start again from the first page`
           : `is not a cursor of this list with ${words.these}: pass nextCursor as it was answered, with the same ${words.same}`,
     },
   ]);

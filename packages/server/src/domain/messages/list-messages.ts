@@ -16,7 +16,7 @@ import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { type CursorBinding, cursorPosition, signCursor } from '../lists/signed-cursor.js';
-import { parseTimestampToMs } from '../timestamp.js';
+import { listTimeBound } from '../time-fields.js';
 import { toMessageSummary } from './message-summary.js';
 
 const MESSAGE_ID = new RegExp(`^msg_${ULID_PATTERN}$`);
@@ -38,13 +38,7 @@ export function toFilter(input: ListMessagesRequest): MessageListFilter {
     const text = input[field];
     if (text === undefined) continue;
     // A finer fraction than milliseconds rounds up: created_at has none (db/repositories/messages.ts).
-    const at = parseTimestampToMs(text);
-    if (at === null)
-      throw badRequest(
-        `/${field}`,
-        'must be an RFC 3339 date-time with an offset, in the years 1970 to 9999, without a leap second',
-      );
-    f[field] = at;
+    f[field] = listTimeBound(text, `/${field}`);
   }
   if (input.metadata) f.metadata = Object.entries(input.metadata).sort(([a], [b]) => (a < b ? -1 : 1));
   if (input.bulkJobId !== undefined) f.bulkJobId = input.bulkJobId;

@@ -6,8 +6,7 @@
 // when it falls due.
 import { SCHEDULE_MAX_DAYS } from '@mailsvc/contract/api';
 import type { TemplateCategory } from '../../db/schema.js';
-import { ApiError } from '../../errors.js';
-import { parseTimestampToMs } from '../timestamp.js';
+import { futureTime, timeFieldError } from '../time-fields.js';
 import { EXPIRY_MS } from './message-policy.js';
 
 const DAY_MS = 86_400_000;
@@ -28,11 +27,8 @@ export function checkScheduledAt(
   now: Date,
   path: string,
 ): Date {
-  const refuse = (why: string) =>
-    new ApiError('invalid_request', `scheduledAt ${why}.`, [{ path, message: why }]);
-  const at = parseTimestampToMs(text);
-  if (at === null) throw refuse('must be an RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00Z');
-  if (at.getTime() <= now.getTime()) throw refuse('must be in the future');
+  const refuse = (why: string) => timeFieldError('scheduledAt', path, why);
+  const at = futureTime(text, now, 'scheduledAt', path);
   if (category === 'security' && at.getTime() > acceptedAt.getTime() + SECURITY_LATEST_MS) {
     throw refuse(
       'must be at most 59 minutes after acceptance for a security template: its mail expires an hour after it is accepted',

@@ -7,26 +7,12 @@ import type { AddSuppressionRequest, Suppression } from '@mailsvc/contract/api';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { findRecipient } from '../../db/repositories/recipients.js';
 import { addManualSuppression } from '../../db/repositories/suppressions.js';
-import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
 import { recipientStateName } from '../recipients/eligibility.js';
-import { parseTimestampToMs } from '../timestamp.js';
+import { futureTime } from '../time-fields.js';
 import { suppressionAddress, toSuppression } from './suppression-entry.js';
-
-function checkUntil(text: string | undefined, now: Date): Date | null {
-  if (text === undefined) return null;
-  const until = parseTimestampToMs(text);
-  const why =
-    until === null
-      ? 'must be an RFC 3339 time with an offset, e.g. 2027-01-01T00:00:00Z'
-      : until.getTime() <= now.getTime()
-        ? 'must be in the future'
-        : null;
-  if (why) throw new ApiError('invalid_request', `until ${why}.`, [{ path: '/until', message: why }]);
-  return until;
-}
 
 export async function addSuppression(
   deps: Deps,
@@ -35,7 +21,7 @@ export async function addSuppression(
 ): Promise<{ suppression: Suppression }> {
   const email = suppressionAddress(input.email);
   const now = deps.clock.now();
-  const until = checkUntil(input.until, now);
+  const until = input.until === undefined ? null : futureTime(input.until, now, 'until', '/until');
   const emailMasked = maskEmail(email);
   const row = await deps.db.transaction().execute(async (trx) => {
     const previousState = recipientStateName(await findRecipient(trx, auth.environmentId, email, now));

@@ -11,24 +11,13 @@ import {
   type SuppressionReason,
 } from '@mailsvc/contract/api';
 import { listSuppressionRows, type SuppressionPosition } from '../../db/repositories/suppressions.js';
-import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { cursorPosition, signCursor } from '../lists/signed-cursor.js';
-import { parseTimestampToMs } from '../timestamp.js';
+import { listTimeBound } from '../time-fields.js';
 import { toSuppression } from './suppression-entry.js';
 
 const POSITION = new RegExp(`^(\\d{1,15})\\|(${SUPPRESSION_REASONS.join('|')})\\|(.{1,320})$`, 's');
-
-function bound(text: string | undefined, path: string): Date | undefined {
-  if (text === undefined) return undefined;
-  const at = parseTimestampToMs(text);
-  if (at === null)
-    throw new ApiError('invalid_request', 'The request body is not valid.', [
-      { path, message: 'must be an RFC 3339 date-time with an offset, in the years 1970 to 9999' },
-    ]);
-  return at;
-}
 
 const positionOf = (p: SuppressionPosition) => `${p.at.getTime()}|${p.reason}|${p.email}`;
 
@@ -38,8 +27,10 @@ export async function listSuppressions(
   input: ListSuppressionsRequest,
 ): Promise<Omit<ListSuppressionsResponse, 'ok'>> {
   const reasons: SuppressionReason[] = input.reason ? [...input.reason].sort() : [...SUPPRESSION_REASONS];
-  const from = bound(input.createdAfter, '/createdAfter');
-  const before = bound(input.createdBefore, '/createdBefore');
+  const from =
+    input.createdAfter === undefined ? undefined : listTimeBound(input.createdAfter, '/createdAfter');
+  const before =
+    input.createdBefore === undefined ? undefined : listTimeBound(input.createdBefore, '/createdBefore');
   const binding = {
     list: 'suppressions',
     environmentId: auth.environmentId,
