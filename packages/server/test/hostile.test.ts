@@ -211,6 +211,18 @@ function bodyRequests(
   }));
 }
 
+/**
+ * A list's pageSize: any whole number from 1 is a page (above the list's maximum it is read as the
+ * maximum), anything else is refused.
+ */
+function pageSizeCases(max: number): BodyCase[] {
+  return [0, -1, 2.5, 1e308, max + 1, -0].map((n) => ({
+    name: `/pageSize: ${n}`,
+    body: JSON.stringify({ pageSize: n }),
+    mustRefuse: !Number.isInteger(n) || n < 1,
+  }));
+}
+
 // ---- POST /v1/send
 
 function sendEnvelopeFields(domain: string): FieldSpec[] {
@@ -699,11 +711,6 @@ function messageListCorpora(): { endpoint: string; url: string; requests: Hostil
     limits: [40],
     extra: TIMESTAMP_ATTACKS,
   });
-  const pageSizeCases: BodyCase[] = [0, -1, 2.5, 1e308, 101, -0].map((n) => ({
-    name: `/pageSize: ${n}`,
-    body: JSON.stringify({ pageSize: n }),
-    mustRefuse: !Number.isInteger(n) || n < 1,
-  }));
   const metadataCases: BodyCase[] = [
     { name: '/metadata: {}', body: JSON.stringify({ metadata: {} }), mustRefuse: true },
     {
@@ -772,7 +779,7 @@ function messageListCorpora(): { endpoint: string; url: string; requests: Hostil
     ),
     ...statusCases,
     ...metadataCases,
-    ...pageSizeCases,
+    ...pageSizeCases(100),
     ...structuralBodies(base, ''),
     ...sizeCases(base, '/v1/messages/list'),
     ...contentTypeBodies(base),
@@ -888,11 +895,7 @@ function auditCorpora(): { endpoint: string; url: string; requests: HostileReque
       body: JSON.stringify({ action: Array.from({ length: 21 }, (_, i) => `a.b${'x'.repeat(i)}`) }),
       mustRefuse: true,
     },
-    ...[0, -1, 2.5, 1e308, 101].map((n) => ({
-      name: `/pageSize: ${n}`,
-      body: JSON.stringify({ pageSize: n }),
-      mustRefuse: !Number.isInteger(n) || n < 1,
-    })),
+    ...pageSizeCases(100),
     ...structuralBodies(base, ''),
     ...sizeCases(base, '/v1/audit/list'),
     ...contentTypeBodies(base),
@@ -942,11 +945,7 @@ function suppressionCorpora(): { endpoint: string; url: string; requests: Hostil
       body: JSON.stringify({ reason: ['manual', 'manual'] }),
       mustRefuse: true,
     },
-    ...[0, -1, 2.5, 1e308, 101].map((n) => ({
-      name: `/pageSize: ${n}`,
-      body: JSON.stringify({ pageSize: n }),
-      mustRefuse: !Number.isInteger(n) || n < 1,
-    })),
+    ...pageSizeCases(100),
     ...structuralBodies(listBase, ''),
     ...sizeCases(listBase, '/v1/suppressions/list'),
     ...contentTypeBodies(listBase),
@@ -1208,11 +1207,6 @@ function contactCorpora(): { endpoint: string; url: string; requests: HostileReq
       mustRefuse: true,
     },
   ];
-  const pageSizeCases: BodyCase[] = [0, -1, 2.5, 1e308, 201, -0].map((n) => ({
-    name: `/pageSize: ${n}`,
-    body: JSON.stringify({ pageSize: n }),
-    mustRefuse: !Number.isInteger(n) || n < 1,
-  }));
   const getRef: FieldSpec = {
     pointer: '/emailOrContactId',
     kind: 'email',
@@ -1287,7 +1281,7 @@ function contactCorpora(): { endpoint: string; url: string; requests: HostileReq
         ['/pageSize: a number', '/filters: an empty array', '/cursor: null'],
       ),
       ...filterCases,
-      ...pageSizeCases,
+      ...pageSizeCases(200),
       ...structuralBodies(listBase, ''),
       ...sizeCases(listBase, '/v1/contacts/list'),
       ...contentTypeBodies(listBase),
