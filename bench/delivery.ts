@@ -102,6 +102,28 @@ const cpuSeconds = (pid: number) => statCpu(`/proc/${pid}/stat`);
 /** CPU seconds of a process's main thread (the event loop) alone. */
 const mainThreadCpuSeconds = (pid: number) => statCpu(`/proc/${pid}/task/${pid}/stat`);
 
+/**
+ * CPU seconds of a process's threads, by their order of creation (every thread of Node 20 is
+ * named "node"): the main thread, then V8's platform workers (GC helpers, the optimising
+ * compiler), then the ones made later (libuv's pool on its first use: RSA signing).
+ */
+function threadCpuSeconds(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const [i, tid] of tasks.sort((a, b) => Number(a) - Number(b)).entries()) {
+    const file = `/proc/${pid}/task/${tid}/stat`;
+    if (!fs.existsSync(file)) continue;
+    const name = i === 0 ? 'main' : `#${i}`;
+    byName.set(name, (byName.get(name) ?? 0) + statCpu(file));
+  }
+  return byName;
+}
+
 /** CPU seconds of PostgreSQL's backends now serving a database (0 for a backend not on this host). */
 async function backendCpu(pool: import('pg').Pool): Promise<Map<number, number>> {
   const { rows } = await pool.query<{ pid: number }>(
@@ -127,6 +149,8 @@ interface Round {
   startup?: { ms: number; cpuSeconds: number };
   /** The worker: where its CPU after start-up went, and the other processes', ms per message. */
   split?: { mainThread: number; otherThreads: number; postgres: number; sink: number };
+  /** The worker: its CPU after start-up by thread name, ms per message. */
+  threads?: Map<string, number>;
 }
 
 async function main() {
@@ -258,7 +282,7 @@ async function main() {
       if (!(k in WORKER_ENV)) delete workerEnv[k];
     /** `mailsvc worker` as the README starts it; its log read (and dropped) through a pipe, as a service manager would. */
     function startWorker(env = workerEnv): ChildProcess & {
-      ready: Promise<{ t: number; cpu: number; mainThread: number }>;
+      ready: Promise<{ t: number; cpu: number; mainThread: number; threads: Map<string, number> }>;
     } {
       const nodeFlags = [
         ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
@@ -272,22 +296,25 @@ async function main() {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let errors = '';
-      const ready = new Promise<{ t: number; cpu: number; mainThread: number }>((resolve) => {
-        let banner = '';
-        const onData = (d: Buffer) => {
-          banner += d;
-          if (banner.includes('mailsvc worker is running')) {
-            child.stdout!.off('data', onData);
-            child.stdout!.resume();
-            resolve({
-              t: Date.now(),
-              cpu: cpuSeconds(child.pid!),
-              mainThread: mainThreadCpuSeconds(child.pid!),
-            });
-          } else if (banner.length > 65536) banner = banner.slice(-1024);
-        };
-        child.stdout!.on('data', onData);
-      });
+      const ready = new Promise<{ t: number; cpu: number; mainThread: number; threads: Map<string, number> }>(
+        (resolve) => {
+          let banner = '';
+          const onData = (d: Buffer) => {
+            banner += d;
+            if (banner.includes('mailsvc worker is running')) {
+              child.stdout!.off('data', onData);
+              child.stdout!.resume();
+              resolve({
+                t: Date.now(),
+                cpu: cpuSeconds(child.pid!),
+                mainThread: mainThreadCpuSeconds(child.pid!),
+                threads: threadCpuSeconds(child.pid!),
+              });
+            } else if (banner.length > 65536) banner = banner.slice(-1024);
+          };
+          child.stdout!.on('data', onData);
+        },
+      );
       child.stderr!.on('data', (d) => (errors += d));
       child.once('exit', (code) => {
         if (code !== 0) console.error(`mailsvc worker exited ${code}:\n${errors}`);
@@ -338,7 +365,7 @@ async function main() {
       const sinkCpu0 = cpuSeconds(sink.child.pid!);
       const pg0 = await backendCpu(pool);
       const child = startWorker(env);
-      let ready = { t: 0, cpu: 0, mainThread: 0 };
+      let ready = { t: 0, cpu: 0, mainThread: 0, threads: new Map<string, number>() };
       void child.ready.then((r) => (ready = r));
       await until(
         () => {
@@ -359,6 +386,12 @@ async function main() {
       const recorded = Date.now();
       const cpu = cpuSeconds(child.pid!);
       const mainThread = mainThreadCpuSeconds(child.pid!);
+      const threads = new Map(
+        [...threadCpuSeconds(child.pid!)].map(([name, s]) => [
+          name,
+          ((s - (ready.threads.get(name) ?? 0)) * 1000) / MESSAGES,
+        ]),
+      );
       const sinkCpu = cpuSeconds(sink.child.pid!) - sinkCpu0;
       let pgCpu = 0;
       for (const [pid, seconds] of await backendCpu(pool)) pgCpu += seconds - (pg0.get(pid) ?? 0);
@@ -385,6 +418,7 @@ async function main() {
           postgres: (pgCpu * 1000) / MESSAGES,
           sink: (sinkCpu * 1000) / MESSAGES,
         },
+        threads,
       };
     }
 
@@ -457,6 +491,12 @@ async function main() {
     const split = (k: keyof NonNullable<Round['split']>) => m((r) => r.worker.split![k]).toFixed(3);
     console.log(
       `\nCPU per message during the worker rounds (ms, medians): worker main thread ${split('mainThread')}, worker's other threads (RSA on libuv's pool, GC helpers) ${split('otherThreads')}, PostgreSQL backends ${split('postgres')}, SMTP sink ${split('sink')}`,
+    );
+    const names = [...new Set(results.flatMap((r) => [...r.worker.threads!.keys()]))];
+    console.log(
+      `The worker's CPU by thread name (ms per message, medians): ${names
+        .map((n) => `${n} ${m((r) => r.worker.threads!.get(n) ?? 0).toFixed(3)}`)
+        .join(', ')}`,
     );
     const per = (n: number) => (n / dbCost.messages).toFixed(3);
     console.log(
