@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { operations } from '@mailsvc/contract/api';
+import { operations, WEBHOOK_EVENT_TYPES, webhookPayloadSchema } from '@mailsvc/contract/api';
 import { coreErrors, ErrorDetail, wrapperOnlyErrors } from '@mailsvc/contract/errors';
 import { jsonSchemaFor, listTemplates, publishedVersions } from '@mailsvc/templates';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
@@ -143,7 +143,29 @@ export async function generateCore(): Promise<string> {
     `/** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */\nexport const operations = {\n${table.join('\n')}\n} as const;\nexport type OperationId = keyof typeof operations;\n`,
     `/** The error codes each operation can answer. */\nexport interface OperationErrors {\n${errors.join('\n')}\n}\nexport type OperationErrorCode<O extends OperationId> = OperationErrors[O];\n`,
   );
+  parts.push(...(await webhookEventTypes()));
   return parts.join('\n');
+}
+
+/** Each webhook event's payload type (MessageBouncedEvent, …) and their union, WebhookEvent. */
+async function webhookEventTypes(): Promise<string[]> {
+  const parts: string[] = [];
+  const names: string[] = [];
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const name = `${type
+      .split(/[._]/)
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join('')}Event`;
+    names.push(name);
+    parts.push(
+      `/** The payload of a \`${type}\` webhook (docs/webhooks.md). */\n${await typeOf(webhookPayloadSchema(type), name)}\n`,
+    );
+  }
+  parts.push(
+    `/** Every webhook event type. */\nexport const WEBHOOK_EVENT_TYPES = ${JSON.stringify(WEBHOOK_EVENT_TYPES)} as const;\n`,
+    `/** Any webhook event's payload, told apart by \`type\`: what verifyWebhook() returns. */\nexport type WebhookEvent =\n${names.map((n) => `  | ${n}`).join('\n')};\n`,
+  );
+  return parts;
 }
 
 /** Every published version of every template: its `data` type, and which version is the latest. */

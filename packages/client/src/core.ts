@@ -62,6 +62,7 @@ import {
 import { pages } from './pages.js';
 import type { TemplateData, TemplateId, TemplateLatestVersion, VersionedData } from './templates.js';
 import { type CallOptions, type ClientOptions, newIdempotencyKey, Transport } from './transport.js';
+import { type WebhooksApi, webhooksApi } from './webhooks.js';
 
 /**
  * The body of `emails.send`: the contract's SendEmailBody with `data` typed by `templateId` and
@@ -206,6 +207,9 @@ export class Mailsvc {
 
   readonly events: MailsvcEvents;
 
+  /** The environment's webhook endpoints (`POST /v1/webhooks/…`); a full key only. */
+  readonly webhooks: WebhooksApi;
+
   /** The tenant's contacts (any environment's key of the tenant sees the same ones). */
   readonly contacts: {
     /**
@@ -321,6 +325,7 @@ export class Mailsvc {
       remove: (body, opts = {}) => this.call('removeSuppression', body, opts),
     };
     this.events = new MailsvcEvents(options, this.transport);
+    this.webhooks = webhooksApi((id, body, opts) => this.call(id, body, opts));
     this.contacts = {
       upsert: (body, opts = {}) => this.call('upsertContact', body, opts),
       upsertMany: (body, opts = {}) => this.call('upsertContacts', body, opts),

@@ -30,13 +30,17 @@ export type {
   UpsertContactResult,
   UpsertContactsBody,
   UpsertContactsResult,
+  WebhookEvent,
   WrapperOnlyErrorCode,
   WrapperOnlyErrorStatus,
 } from './generated/core.js';
+export { WEBHOOK_EVENT_TYPES } from './generated/core.js';
 export type * from './generated/templates.js';
 export type { WrapperRouteTemplates } from './generated/wrapper.js';
 export type { TemplateDataOf, TemplateId, TemplateVersionOf, VersionedData } from './templates.js';
 export type { CallOptions, ClientOptions, RetryEvent } from './transport.js';
+export { verifyWebhook, WEBHOOK_TOLERANCE_SECONDS, WebhookVerificationError } from './verify-webhook.js';
+export type { WebhooksApi } from './webhooks.js';
 export {
   MailsvcWrapper,
   type MailsvcWrapperOptions,

@@ -15,12 +15,15 @@ import { addContactsToGroup } from './operations/add-contacts-to-group.js';
 import { addSuppression } from './operations/add-suppression.js';
 import { cancelMessage } from './operations/cancel-message.js';
 import { createKey } from './operations/create-key.js';
+import { createWebhook } from './operations/create-webhook.js';
 import { deleteGroup } from './operations/delete-group.js';
+import { deleteWebhook } from './operations/delete-webhook.js';
 import { getBulkSend } from './operations/get-bulk-send.js';
 import { getContact } from './operations/get-contact.js';
 import { getMessage } from './operations/get-message.js';
 import { getQuota } from './operations/get-quota.js';
 import { getRecipientStatus } from './operations/get-recipient-status.js';
+import { getWebhook } from './operations/get-webhook.js';
 import { ingestRelayEvent } from './operations/ingest-relay-event.js';
 import { ingestSesEvent } from './operations/ingest-ses-event.js';
 import { listAuditEvents } from './operations/list-audit-events.js';
@@ -29,16 +32,22 @@ import { listGroups } from './operations/list-groups.js';
 import { listKeys } from './operations/list-keys.js';
 import { listMessages } from './operations/list-messages.js';
 import { listSuppressions } from './operations/list-suppressions.js';
+import { listWebhookDeliveries } from './operations/list-webhook-deliveries.js';
+import { listWebhooks } from './operations/list-webhooks.js';
 import { previewSendToContacts } from './operations/preview-send-to-contacts.js';
 import { removeContactsFromGroup } from './operations/remove-contacts-from-group.js';
 import { removeSuppression } from './operations/remove-suppression.js';
+import { replayWebhookDeliveries } from './operations/replay-webhook-deliveries.js';
 import { rescheduleMessage } from './operations/reschedule-message.js';
 import { resubscribeRecipient } from './operations/resubscribe-recipient.js';
 import { revokeKey } from './operations/revoke-key.js';
+import { rotateWebhookSecret } from './operations/rotate-webhook-secret.js';
 import { sendBatch } from './operations/send-batch.js';
 import { sendEmail } from './operations/send-email.js';
 import { sendToContacts } from './operations/send-to-contacts.js';
 import type { Operation } from './operations/shared/operation.js';
+import { testWebhook } from './operations/test-webhook.js';
+import { updateWebhook } from './operations/update-webhook.js';
 import { upsertContact } from './operations/upsert-contact.js';
 import { upsertContacts } from './operations/upsert-contacts.js';
 import { upsertGroup } from './operations/upsert-group.js';
@@ -46,7 +55,14 @@ import { upsertGroup } from './operations/upsert-group.js';
 export { AddSuppressionRequest, AddSuppressionResponse } from './operations/add-suppression.js';
 export { CancelMessageRequest, CancelMessageResponse } from './operations/cancel-message.js';
 export { CreateKeyRequest, CreateKeyResponse, KEY_NAME_MAX } from './operations/create-key.js';
+export {
+  CreateWebhookRequest,
+  CreateWebhookResponse,
+  WEBHOOK_SECRET_EXAMPLE,
+  WebhookSecret,
+} from './operations/create-webhook.js';
 export { DeleteGroupRequest } from './operations/delete-group.js';
+export { DeleteWebhookRequest, DeleteWebhookResponse } from './operations/delete-webhook.js';
 export { BulkJob, GetBulkSendRequest, GetBulkSendResponse } from './operations/get-bulk-send.js';
 export { GetContactRequest, GetContactResponse } from './operations/get-contact.js';
 export {
@@ -61,6 +77,7 @@ export {
   RecipientStatusRequest,
   RecipientStatusResponse,
 } from './operations/get-recipient-status.js';
+export { GetWebhookRequest, GetWebhookResponse } from './operations/get-webhook.js';
 export {
   RELAY_EVENT_OUTCOMES,
   RELAY_EVENT_RULES,
@@ -98,14 +115,33 @@ export {
   SUPPRESSION_PAGE_SIZE_DEFAULT,
   SUPPRESSION_PAGE_SIZE_MAX,
 } from './operations/list-suppressions.js';
+export {
+  ListWebhookDeliveriesRequest,
+  ListWebhookDeliveriesResponse,
+  WEBHOOK_ATTEMPT_PAGE_SIZE_DEFAULT,
+  WEBHOOK_ATTEMPT_PAGE_SIZE_MAX,
+  WEBHOOK_ATTEMPT_RETENTION_DAYS,
+  WebhookAttempt,
+} from './operations/list-webhook-deliveries.js';
+export { ListWebhooksRequest, ListWebhooksResponse } from './operations/list-webhooks.js';
 export { BulkSendPreviewResponse } from './operations/preview-send-to-contacts.js';
 export { RemoveSuppressionRequest, RemoveSuppressionResponse } from './operations/remove-suppression.js';
+export {
+  ReplayWebhookDeliveriesRequest,
+  ReplayWebhookDeliveriesResponse,
+  WEBHOOK_REPLAY_MAX,
+} from './operations/replay-webhook-deliveries.js';
 export {
   RescheduleMessageRequest,
   RescheduleMessageResponse,
 } from './operations/reschedule-message.js';
 export { ResubscribeRequest } from './operations/resubscribe-recipient.js';
 export { RevokeKeyRequest, RevokeKeyResponse } from './operations/revoke-key.js';
+export {
+  RotateWebhookSecretRequest,
+  RotateWebhookSecretResponse,
+  WEBHOOK_SECRET_GRACE_HOURS,
+} from './operations/rotate-webhook-secret.js';
 export {
   SEND_BATCH_MAX,
   SendBatchRequest,
@@ -167,6 +203,17 @@ export {
   type SuppressionReason,
 } from './operations/shared/suppression.js';
 export {
+  WEBHOOK_ENDPOINTS_MAX,
+  WEBHOOK_EVENT_DATA,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEndpoint,
+  type WebhookEvent,
+  type WebhookEventType,
+  webhookPayloadSchema,
+} from './operations/shared/webhook.js';
+export { TestWebhookRequest, TestWebhookResponse } from './operations/test-webhook.js';
+export { UpdateWebhookRequest, UpdateWebhookResponse } from './operations/update-webhook.js';
+export {
   UpsertContactRequest,
   UpsertContactResponse,
 } from './operations/upsert-contact.js';
@@ -209,6 +256,15 @@ export const operations = {
   listSuppressions,
   addSuppression,
   removeSuppression,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  listWebhookDeliveries,
+  replayWebhookDeliveries,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

@@ -45,6 +45,11 @@ export const coreErrors = {
     description:
       'POST /v1/suppressions/remove: a complaint is cleared only by the operator, an unsubscribe only by the recipient’s opt-in (POST /v1/recipients/resubscribe); nothing changed.',
   },
+  webhook_url_not_allowed: {
+    status: 400,
+    description:
+      'POST /v1/webhooks/create, update: the URL is not one events may go to (not https, user info, or a host that is or resolves to a loopback, private, link-local or other non-public address); the error names why. An operator can allow http and private addresses (MAILSVC_WEBHOOK_ALLOW_PRIVATE=true).',
+  },
   tenant_not_found: { status: 403, description: "The key's tenant no longer exists." },
   project_inactive: { status: 403, description: "The key's project is inactive." },
   environment_inactive: { status: 403, description: "The key's environment is inactive." },
@@ -103,6 +108,15 @@ export const coreErrors = {
     description:
       'POST /v1/suppressions/remove: the address has no manual or hard-bounce suppression (of the reason named) in the key’s environment.',
   },
+  webhook_endpoint_not_found: {
+    status: 404,
+    description: 'No webhook endpoint with this id in the key’s environment.',
+  },
+  webhook_event_not_found: {
+    status: 404,
+    description:
+      'POST /v1/webhooks/deliveries/replay: no event with this id was sent to an endpoint of the key’s environment.',
+  },
   template_not_found: { status: 404, description: 'No template with this id.' },
   template_version_not_found: {
     status: 404,
@@ -130,6 +144,11 @@ export const coreErrors = {
     status: 409,
     description:
       'POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed.',
+  },
+  webhook_endpoint_limit: {
+    status: 409,
+    description:
+      'POST /v1/webhooks/create: the environment has 20 webhook endpoints already; delete one first.',
   },
   payload_too_large: { status: 413, description: 'The body is over 256 KiB.' },
   unsupported_media_type: {

@@ -58,6 +58,7 @@ const JSON_TYPES: Record<string, string> = {
   'bulk_jobs.template_data': 'ColumnType<Record<string, unknown> | null, string | null, string | null>',
   'bulk_jobs.target': 'Json<{ groupSlug?: string; contactCount: number }>',
   'bulk_jobs.skipped': 'Json<Record<string, number>>',
+  'webhook_events.data': 'Json<Record<string, unknown>>',
 };
 
 /** A comment on a column, where its type does not say enough. */

@@ -175,6 +175,35 @@ const spec = {
     default: 1000,
     parse: int(10, 60_000),
   },
+  MAILSVC_WEBHOOK_ALLOW_PRIVATE: {
+    description:
+      'Lets webhook endpoints use http and hosts that are or resolve to loopback, private, link-local and other non-public addresses (for development, or internal receivers). Off: https to public addresses only, checked when an endpoint is created and again, with the address connected to, on every attempt.',
+    default: false,
+    parse: bool,
+  },
+  MAILSVC_WEBHOOK_CONCURRENCY: {
+    description:
+      'Webhook deliveries one worker process has in flight at once, apart from the mail slots (a slow endpoint never holds a mail slot).',
+    default: 32,
+    parse: int(1, 500),
+  },
+  MAILSVC_WEBHOOK_PER_ENDPOINT: {
+    description: 'Webhook deliveries in flight to one endpoint at once, across the worker processes.',
+    default: 8,
+    parse: int(1, 100),
+  },
+  MAILSVC_WEBHOOK_POLL_MS: {
+    description:
+      'How often the webhook runner looks for due deliveries: new events and retries that fell due are sent within this.',
+    default: 500,
+    parse: int(10, 60_000),
+  },
+  MAILSVC_WEBHOOK_TIMEOUT_MS: {
+    description:
+      'How long one webhook POST may take (connect, answer and its first 4 KB) before it counts as failed.',
+    default: 15_000,
+    parse: int(100, 60_000),
+  },
   MAILSVC_RETENTION_DAYS: {
     description:
       'Days message metadata (status, events, idempotency records) is kept after acceptance; the worker deletes older messages that reached a final status, in batches, every 10 minutes.',

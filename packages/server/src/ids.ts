@@ -13,7 +13,9 @@ export type IdPrefix =
   | 'dom'
   | 'req'
   | 'frp'
-  | 'whs';
+  | 'whs'
+  | 'whe'
+  | 'wha';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes() call per id
 // cost more than the rest of an accept's id work (measured in bench/delivery.ts profiles).

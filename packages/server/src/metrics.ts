@@ -20,6 +20,8 @@ export interface Metrics {
   smtpSeconds: Histogram<'result'>;
   /** Messages per claim (worker) and sends per group commit (API). */
   batchSize: Histogram<'kind'>;
+  /** Webhook delivery attempts: succeeded, failed, gone (a 410, which disables the endpoint). */
+  webhookAttempts: Counter<'outcome'>;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -61,6 +63,12 @@ export function createMetrics(): Metrics {
       help: 'Items per batch: kind=claim (messages a worker claimed at once), kind=accept (sends in one group commit).',
       labelNames: ['kind'],
       buckets: BATCH_BUCKETS,
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'mailsvc_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome: succeeded (2xx), failed (retried, or failed for good after the last), gone (410: the endpoint was disabled).',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };
@@ -110,6 +118,53 @@ export function registerDatabaseGauges(metrics: Metrics, db: Db, pool: pg.Pool, 
         WHERE status IN ('scheduled', 'queued', 'deferred') AND next_attempt_at <= ${at}`.execute(db);
       const due = rows[0]?.due;
       this.set(due ? Math.max(0, (at.getTime() - new Date(due).getTime()) / 1000) : 0);
+    },
+  });
+  registerWebhookGauges(registry, db, now);
+}
+
+/** The webhook queue's gauges: deliveries waiting, the oldest due one's age, disabled endpoints. */
+function registerWebhookGauges(registry: Registry, db: Db, now: () => Date): void {
+  new Gauge({
+    name: 'mailsvc_webhook_deliveries',
+    help: "Webhook deliveries waiting or in flight, by status (pending, sending) and whether their endpoint is enabled (a disabled endpoint's wait until it is enabled again).",
+    labelNames: ['status', 'endpoint'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const { rows } = await sql<{ status: string; enabled: boolean; n: string }>`
+        SELECT d.status, w.enabled, count(*) AS n FROM webhook_deliveries d
+          JOIN webhook_endpoints w ON w.id = d.endpoint_id
+         WHERE d.status IN ('pending', 'sending') GROUP BY d.status, w.enabled`.execute(db);
+      for (const r of rows)
+        this.set({ status: r.status, endpoint: r.enabled ? 'enabled' : 'disabled' }, Number(r.n));
+    },
+  });
+  new Gauge({
+    name: 'mailsvc_webhook_oldest_due_age_seconds',
+    help: 'Age of the oldest due webhook delivery of an enabled endpoint (0 when none): the alert for a stalled webhook runner.',
+    registers: [registry],
+    async collect() {
+      const at = now();
+      const { rows } = await sql<{ due: Date | null }>`
+        SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d
+          JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+         WHERE d.status = 'pending' AND d.next_attempt_at <= ${at}`.execute(db);
+      const due = rows[0]?.due;
+      this.set(due ? Math.max(0, (at.getTime() - new Date(due).getTime()) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'mailsvc_webhook_endpoints_disabled',
+    help: 'Webhook endpoints disabled, by reason (manual, gone, failing).',
+    labelNames: ['reason'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const { rows } = await sql<{ reason: string; n: string }>`
+        SELECT disabled_reason AS reason, count(*) AS n FROM webhook_endpoints
+         WHERE NOT enabled GROUP BY disabled_reason`.execute(db);
+      for (const r of rows) this.set({ reason: r.reason }, Number(r.n));
     },
   });
 }

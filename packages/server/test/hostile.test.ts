@@ -999,6 +999,191 @@ function suppressionCorpora(): { endpoint: string; url: string; requests: Hostil
   }));
 }
 
+// ---- webhooks
+
+/** Private, loopback and transition forms of addresses a webhook must never be sent to (issue 27, item 6). */
+const SSRF_URLS: Variant[] = [
+  'https://127.0.0.1/hook',
+  'http://127.0.0.1/hook',
+  'https://[::1]/hook',
+  'http://[::ffff:127.0.0.1]',
+  'https://[::ffff:127.0.0.1]/hook',
+  'https://[::ffff:7f00:1]/hook',
+  'https://2130706433/hook',
+  'https://0177.0.0.1/hook',
+  'https://0x7f.0.0.1/hook',
+  'https://0x7f000001/hook',
+  'https://127.1/hook',
+  'https://10.0.0.1/hook',
+  'https://172.16.0.1/hook',
+  'https://192.168.1.1/hook',
+  'https://169.254.169.254/latest/meta-data/',
+  'https://100.64.0.1/hook',
+  'https://100.100.100.200/latest/meta-data/',
+  'https://[fd00:ec2::254]/latest/meta-data/',
+  'https://[fe80::1]/hook',
+  'https://224.0.0.1/hook',
+  'https://0.0.0.0/hook',
+  'https://[::]/hook',
+  'https://[64:ff9b::7f00:1]/hook',
+  'https://[2002:7f00:1::]/hook',
+  'https://[2001::1]/hook',
+  'https://localhost/hook',
+  'https://localhost./hook',
+  'https://app.localhost/hook',
+  'https://metadata.google.internal/computeMetadata/v1/',
+  'http://hooks.example.com/plain-http',
+  'https://hooks.example.com/with#fragment',
+].map((value) => ({ name: `SSRF ${value}`, value, mustRefuse: true }));
+
+const ENDPOINT_ID = 'whe_01JD0000000000000000000000';
+
+/** POST /v1/webhooks/*: URLs (every SSRF form), event types, ids, the attempt list's filters and cursor. */
+function webhookCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const url: FieldSpec = {
+    pointer: '/url',
+    kind: 'url',
+    valid: 'https://hooks.example.com/mailsvc',
+    limits: [2048],
+    extra: [...URL_ATTACKS, ...SSRF_URLS],
+  };
+  const id: FieldSpec = {
+    pointer: '/endpointId',
+    kind: 'exact',
+    valid: ENDPOINT_ID,
+    limits: [64],
+    extra: IDENTIFIER_ATTACKS,
+  };
+  const eventType = (pointer: string): FieldSpec => ({
+    pointer,
+    kind: 'exact',
+    valid: 'message.bounced',
+    limits: [40],
+    extra: IDENTIFIER_ATTACKS,
+  });
+  const createBase = {
+    url: 'https://hooks.example.com/mailsvc',
+    events: ['message.bounced'],
+    description: 'hostile corpus',
+    enabled: false,
+  };
+  const updateBase = { endpointId: ENDPOINT_ID, ...createBase };
+  const idBase = { endpointId: ENDPOINT_ID };
+  const listBase = {
+    endpointId: ENDPOINT_ID,
+    eventType: 'message.sent',
+    outcome: 'failed',
+    createdAfter: '2026-11-01T00:00:00Z',
+    createdBefore: '2026-12-01T00:00:00Z',
+    pageSize: 10,
+  };
+  const replayBase = { endpointId: ENDPOINT_ID, createdAfter: '2026-11-01T00:00:00Z' };
+  const common = (base: Record<string, unknown>, path: string) => [
+    ...structuralBodies(base, ''),
+    ...sizeCases(base, path),
+    ...contentTypeBodies(base),
+  ];
+  const endpointFields = (base: Record<string, unknown>) => [
+    ...fieldBodies(base, [
+      url,
+      eventType('/events/0'),
+      { pointer: '/description', kind: 'metadata', valid: 'hostile corpus', limits: [200], allowEmpty: true },
+    ]),
+    ...['/url', '/description'].flatMap((p) => wrongTypeBodies(base, p)),
+    // null: every type
+    ...wrongTypeBodies(base, '/events').filter((c) => !/null/.test(c.name)),
+    ...wrongTypeBodies(base, '/enabled').filter((c) => !/boolean/.test(c.name)),
+    {
+      name: '/events: twice the same',
+      body: JSON.stringify({ ...base, events: ['message.sent', 'message.sent'] }),
+      mustRefuse: true,
+    },
+    { name: '/events: empty', body: JSON.stringify({ ...base, events: [] }), mustRefuse: true },
+  ];
+  const corpora: [string, BodyCase[]][] = [
+    ['/v1/webhooks/create', [...endpointFields(createBase), ...common(createBase, '/v1/webhooks/create')]],
+    ['/v1/webhooks/list', common({}, '/v1/webhooks/list')],
+    [
+      '/v1/webhooks/update',
+      [
+        ...endpointFields(updateBase),
+        ...fieldBodies(updateBase, [id]),
+        ...common(updateBase, '/v1/webhooks/update'),
+      ],
+    ],
+    ...['get', 'delete', 'rotate-secret', 'test'].map((op): [string, BodyCase[]] => [
+      `/v1/webhooks/${op}`,
+      [
+        ...fieldBodies(idBase, [id]),
+        ...wrongTypeBodies(idBase, '/endpointId'),
+        ...common(idBase, `/v1/webhooks/${op}`),
+      ],
+    ]),
+    [
+      '/v1/webhooks/deliveries/list',
+      [
+        ...fieldBodies(listBase, [
+          id,
+          eventType('/eventType'),
+          { pointer: '/outcome', kind: 'exact', valid: 'failed', limits: [20], extra: IDENTIFIER_ATTACKS },
+          { pointer: '/createdAfter', kind: 'exact', valid: '2026-11-01T00:00:00Z', limits: [40] },
+        ]),
+        ...['/eventType', '/outcome', '/createdAfter'].flatMap((p) => wrongTypeBodies(listBase, p)),
+        ...wrongTypeBodies(listBase, '/cursor').filter((c) => !/null/.test(c.name)),
+        {
+          name: '/cursor: made by hand',
+          body: JSON.stringify({ cursor: 'd2hhXzAxSkQ.AAAAAAAAAAAAAAAAAAAAAA' }),
+          mustRefuse: true,
+        },
+        ...pageSizeCases(100),
+        ...common(listBase, '/v1/webhooks/deliveries/list'),
+      ],
+    ],
+    [
+      '/v1/webhooks/deliveries/replay',
+      [
+        ...fieldBodies(replayBase, [
+          id,
+          { pointer: '/createdAfter', kind: 'exact', valid: '2026-11-01T00:00:00Z', limits: [40] },
+        ]),
+        ...fieldBodies({ eventId: 'evt_01JD0000000000000000000000' }, [
+          {
+            pointer: '/eventId',
+            kind: 'exact',
+            valid: 'evt_01JD0000000000000000000000',
+            limits: [64],
+            extra: IDENTIFIER_ATTACKS,
+          },
+        ]),
+        {
+          name: 'neither an event nor an endpoint',
+          body: JSON.stringify({ createdAfter: '2026-11-01T00:00:00Z' }),
+          mustRefuse: true,
+        },
+        ...common(replayBase, '/v1/webhooks/deliveries/replay'),
+      ],
+    ],
+  ];
+  return corpora.map(([path, cases]) => ({
+    endpoint: `POST ${path}`,
+    url: path,
+    requests: bodyRequests(`POST ${path}`, path, bearer(s.apiKey), cases),
+  }));
+}
+
+describe('webhooks', () => {
+  it('answers every hostile body on /v1/webhooks/* with a documented 4xx, every private or transition address refused (or its answer when no rule refuses it)', async () => {
+    for (const corpus of webhookCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+    // no endpoint was made for a refused URL: every stored URL passes the rule again
+    const urls = await h.runtime.deps.db.selectFrom('webhook_endpoints').select('url').execute();
+    for (const { url } of urls) expect(url, url).toMatch(/^https:\/\/(app|hooks)\.example\.com\//);
+  });
+});
+
 describe('suppressions', () => {
   it('answers every hostile body on /v1/suppressions/* with a documented 4xx (or its answer when no rule refuses it)', async () => {
     for (const corpus of suppressionCorpora()) {
@@ -1663,6 +1848,7 @@ describe('recipients and messages', () => {
       ...keyCorpora().map((c) => c.endpoint),
       ...auditCorpora().map((c) => c.endpoint),
       ...suppressionCorpora().map((c) => c.endpoint),
+      ...webhookCorpora().map((c) => c.endpoint),
       ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
       ...groupCorpora().map((c) => c.endpoint),
       ...contactCorpora().map((c) => c.endpoint),

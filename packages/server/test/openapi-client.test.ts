@@ -139,6 +139,21 @@ const calls: Record<string, Call> = {
     client.POST('/v1/suppressions/add', { body: b as JsonBody<'/v1/suppressions/add'> }),
   '/v1/suppressions/remove': (b) =>
     client.POST('/v1/suppressions/remove', { body: b as JsonBody<'/v1/suppressions/remove'> }),
+  '/v1/webhooks/create': (b) =>
+    client.POST('/v1/webhooks/create', { body: b as JsonBody<'/v1/webhooks/create'> }),
+  '/v1/webhooks/list': (b) => client.POST('/v1/webhooks/list', { body: b as JsonBody<'/v1/webhooks/list'> }),
+  '/v1/webhooks/get': (b) => client.POST('/v1/webhooks/get', { body: b as JsonBody<'/v1/webhooks/get'> }),
+  '/v1/webhooks/update': (b) =>
+    client.POST('/v1/webhooks/update', { body: b as JsonBody<'/v1/webhooks/update'> }),
+  '/v1/webhooks/delete': (b) =>
+    client.POST('/v1/webhooks/delete', { body: b as JsonBody<'/v1/webhooks/delete'> }),
+  '/v1/webhooks/rotate-secret': (b) =>
+    client.POST('/v1/webhooks/rotate-secret', { body: b as JsonBody<'/v1/webhooks/rotate-secret'> }),
+  '/v1/webhooks/test': (b) => client.POST('/v1/webhooks/test', { body: b as JsonBody<'/v1/webhooks/test'> }),
+  '/v1/webhooks/deliveries/list': (b) =>
+    client.POST('/v1/webhooks/deliveries/list', { body: b as JsonBody<'/v1/webhooks/deliveries/list'> }),
+  '/v1/webhooks/deliveries/replay': (b) =>
+    client.POST('/v1/webhooks/deliveries/replay', { body: b as JsonBody<'/v1/webhooks/deliveries/replay'> }),
   '/v1/keys/create': (b) => client.POST('/v1/keys/create', { body: b as JsonBody<'/v1/keys/create'> }),
   '/v1/keys/list': (b) => client.POST('/v1/keys/list', { body: b as JsonBody<'/v1/keys/list'> }),
   '/v1/keys/revoke': (b) => client.POST('/v1/keys/revoke', { body: b as JsonBody<'/v1/keys/revoke'> }),
@@ -215,6 +230,7 @@ describe('a client generated from docs/openapi.json', () => {
       if (body && path === '/v1/messages/reschedule') body.messageId = scheduledId;
       if (body && 'jobId' in body && ids.jobId) body.jobId = ids.jobId;
       if (body && 'keyId' in body && ids.keyId) body.keyId = ids.keyId;
+      if (body && 'endpointId' in body && ids.endpointId) body.endpointId = ids.endpointId;
       if (body && Array.isArray(body.contactIds))
         body.contactIds = body.contactIds.map((c: string) => (c.startsWith('ct_') ? jane.contact.id : c));
       if (body !== undefined && !isValidBody(path, method, body))
@@ -225,6 +241,9 @@ describe('a client generated from docs/openapi.json', () => {
         if (data && typeof (data as Json)[key] === 'string') ids[key] = (data as Json)[key];
       // the key the create example made is the one the revoke example revokes
       if (path === '/v1/keys/create' && data) ids.keyId = (data as { key: { keyId: string } }).key.keyId;
+      // the endpoint the create example made is the one the other webhook examples name
+      if (path === '/v1/webhooks/create' && data)
+        ids.endpointId = (data as { endpoint: { endpointId: string } }).endpoint.endpointId;
       statuses.push(`${path} ${response.status} ${JSON.stringify(error ?? '').slice(0, 200)}`);
       for (const p of answerProblems(path, method, response.status, answer)) problems.push(`${path}: ${p}`);
     }

@@ -83,6 +83,11 @@ export const coreErrorHandling = {
   message_not_scheduled: 'failed',
   suppression_not_found: 'failed',
   suppression_not_removable: 'failed',
+  // Nor the webhook endpoints.
+  webhook_url_not_allowed: 'failed',
+  webhook_endpoint_not_found: 'failed',
+  webhook_event_not_found: 'failed',
+  webhook_endpoint_limit: 'failed',
   // Nor the relay event intakes, which are not called with an API key.
   invalid_signature: 'failed',
   sns_topic_not_registered: 'failed',

@@ -16,6 +16,7 @@ export interface CoreErrorStatus {
   api_key_revoked: 403;
   insufficient_scope: 403;
   suppression_not_removable: 403;
+  webhook_url_not_allowed: 400;
   tenant_not_found: 403;
   project_inactive: 403;
   environment_inactive: 403;
@@ -38,6 +39,8 @@ export interface CoreErrorStatus {
   message_not_found: 404;
   key_not_found: 404;
   suppression_not_found: 404;
+  webhook_endpoint_not_found: 404;
+  webhook_event_not_found: 404;
   template_not_found: 404;
   template_version_not_found: 404;
   method_not_allowed: 405;
@@ -46,6 +49,7 @@ export interface CoreErrorStatus {
   idempotency_key_reused: 409;
   message_not_cancelable: 409;
   message_not_scheduled: 409;
+  webhook_endpoint_limit: 409;
   payload_too_large: 413;
   unsupported_media_type: 415;
   rate_limited: 429;
@@ -2057,6 +2061,335 @@ export interface RemoveSuppressionResult {
   }[]
 }
 
+/** The body of `POST /v1/webhooks/create`. */
+export interface CreateWebhookBody {
+  /**
+   * where events are POSTed: https, a public host (http and private addresses only where the operator allows them)
+   */
+  url: string
+  events?: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+  /**
+   * a note for people: at most 200 characters, no control characters or line separators
+   */
+  description?: string
+  /**
+   * default true
+   */
+  enabled?: boolean
+}
+
+/** The 200 answer of `POST /v1/webhooks/create`. */
+export interface CreateWebhookResult {
+  ok: true
+  endpoint: {
+    endpointId: string
+    url: string
+    /**
+     * the subscribed types; null: every type
+     */
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    description: (string | null)
+    enabled: boolean
+    /**
+     * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
+     */
+    disabledReason: ("manual" | "gone" | "failing" | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+  }
+  /**
+   * the Standard Webhooks signing secret (whsec_ + base64 of 32 bytes); shown only here and by rotate-secret
+   */
+  secret: string
+}
+
+/** The body of `POST /v1/webhooks/list`. */
+export interface ListWebhooksBody {
+  
+}
+
+/** The 200 answer of `POST /v1/webhooks/list`. */
+export interface ListWebhooksResult {
+  ok: true
+  /**
+   * oldest first
+   */
+  endpoints: {
+    endpointId: string
+    url: string
+    /**
+     * the subscribed types; null: every type
+     */
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    description: (string | null)
+    enabled: boolean
+    /**
+     * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
+     */
+    disabledReason: ("manual" | "gone" | "failing" | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+  }[]
+}
+
+/** The body of `POST /v1/webhooks/get`. */
+export interface GetWebhookBody {
+  /**
+   * whe_… id of a webhook endpoint
+   */
+  endpointId: string
+}
+
+/** The 200 answer of `POST /v1/webhooks/get`. */
+export interface GetWebhookResult {
+  ok: true
+  endpoint: {
+    endpointId: string
+    url: string
+    /**
+     * the subscribed types; null: every type
+     */
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    description: (string | null)
+    enabled: boolean
+    /**
+     * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
+     */
+    disabledReason: ("manual" | "gone" | "failing" | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+  }
+}
+
+/** The body of `POST /v1/webhooks/update`. */
+export interface UpdateWebhookBody {
+  /**
+   * whe_… id of a webhook endpoint
+   */
+  endpointId: string
+  /**
+   * where events are POSTed: https, a public host (http and private addresses only where the operator allows them)
+   */
+  url?: string
+  events?: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+  description?: (string | null)
+  enabled?: boolean
+}
+
+/** The 200 answer of `POST /v1/webhooks/update`. */
+export interface UpdateWebhookResult {
+  ok: true
+  endpoint: {
+    endpointId: string
+    url: string
+    /**
+     * the subscribed types; null: every type
+     */
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    description: (string | null)
+    enabled: boolean
+    /**
+     * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
+     */
+    disabledReason: ("manual" | "gone" | "failing" | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    updatedAt: string
+  }
+}
+
+/** The body of `POST /v1/webhooks/delete`. */
+export interface DeleteWebhookBody {
+  /**
+   * whe_… id of a webhook endpoint
+   */
+  endpointId: string
+}
+
+/** The 200 answer of `POST /v1/webhooks/delete`. */
+export interface DeleteWebhookResult {
+  ok: true
+}
+
+/** The body of `POST /v1/webhooks/rotate-secret`. */
+export interface RotateWebhookSecretBody {
+  /**
+   * whe_… id of a webhook endpoint
+   */
+  endpointId: string
+}
+
+/** The 200 answer of `POST /v1/webhooks/rotate-secret`. */
+export interface RotateWebhookSecretResult {
+  ok: true
+  /**
+   * the Standard Webhooks signing secret (whsec_ + base64 of 32 bytes); shown only here and by rotate-secret
+   */
+  secret: string
+  /**
+   * until then the old secret signs too
+   */
+  previousSecretExpiresAt: string
+}
+
+/** The body of `POST /v1/webhooks/test`. */
+export interface TestWebhookBody {
+  /**
+   * whe_… id of a webhook endpoint
+   */
+  endpointId: string
+}
+
+/** The 200 answer of `POST /v1/webhooks/test`. */
+export interface TestWebhookResult {
+  ok: true
+  /**
+   * the webhook-id the receiver will see
+   */
+  eventId: string
+}
+
+/** The body of `POST /v1/webhooks/deliveries/list`. */
+export interface ListWebhookDeliveriesBody {
+  /**
+   * whe_… id of a webhook endpoint
+   */
+  endpointId?: string
+  /**
+   * an event type (docs/webhooks.md)
+   */
+  eventType?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")
+  /**
+   * evt_… id of an event (the webhook-id)
+   */
+  eventId?: string
+  /**
+   * succeeded: the receiver answered 2xx
+   */
+  outcome?: ("succeeded" | "failed")
+  /**
+   * attempted at or after this instant (RFC 3339)
+   */
+  createdAfter?: string
+  /**
+   * attempted before this instant (RFC 3339)
+   */
+  createdBefore?: string
+  /**
+   * default 50; a value above 100 is read as 100
+   */
+  pageSize?: number
+  /**
+   * the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page
+   */
+  cursor?: (string | null)
+}
+
+/** The 200 answer of `POST /v1/webhooks/deliveries/list`. */
+export interface ListWebhookDeliveriesResult {
+  ok: true
+  /**
+   * newest first
+   */
+  attempts: {
+    attemptId: string
+    endpointId: string
+    /**
+     * the webhook-id sent
+     */
+    eventId: string
+    /**
+     * an event type (docs/webhooks.md)
+     */
+    eventType: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")
+    /**
+     * the number of this attempt of the delivery
+     */
+    attempt: number
+    /**
+     * succeeded: the receiver answered 2xx
+     */
+    outcome: ("succeeded" | "failed")
+    /**
+     * null when no answer came
+     */
+    statusCode: (number | null)
+    /**
+     * the first 4 KB of the answer
+     */
+    responseBody: string
+    latencyMs: number
+    /**
+     * why the attempt failed without a 2xx: timeout, a refused address, a redirect, …
+     */
+    error: (string | null)
+    /**
+     * the retry this failure scheduled, if any
+     */
+    nextAttemptAt: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+  }[]
+  /**
+   * pass it as cursor, with the same filters, for the next page; null on the last page
+   */
+  nextCursor: (string | null)
+}
+
+/** The body of `POST /v1/webhooks/deliveries/replay`. */
+export interface ReplayWebhookDeliveriesBody {
+  /**
+   * evt_… id of an event (the webhook-id)
+   */
+  eventId?: string
+  /**
+   * whe_… id of a webhook endpoint
+   */
+  endpointId?: string
+  /**
+   * events that occurred at or after this instant (RFC 3339)
+   */
+  createdAfter?: string
+  /**
+   * events that occurred before this instant (RFC 3339)
+   */
+  createdBefore?: string
+}
+
+/** The 200 answer of `POST /v1/webhooks/deliveries/replay`. */
+export interface ReplayWebhookDeliveriesResult {
+  ok: true
+  /**
+   * deliveries queued (at most 10000)
+   */
+  queued: number
+}
+
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
@@ -2089,6 +2422,15 @@ export const operations = {
   listSuppressions: { method: 'POST', path: '/v1/suppressions/list', idempotencyKey: false },
   addSuppression: { method: 'POST', path: '/v1/suppressions/add', idempotencyKey: false },
   removeSuppression: { method: 'POST', path: '/v1/suppressions/remove', idempotencyKey: false },
+  createWebhook: { method: 'POST', path: '/v1/webhooks/create', idempotencyKey: false },
+  listWebhooks: { method: 'POST', path: '/v1/webhooks/list', idempotencyKey: false },
+  getWebhook: { method: 'POST', path: '/v1/webhooks/get', idempotencyKey: false },
+  updateWebhook: { method: 'POST', path: '/v1/webhooks/update', idempotencyKey: false },
+  deleteWebhook: { method: 'POST', path: '/v1/webhooks/delete', idempotencyKey: false },
+  rotateWebhookSecret: { method: 'POST', path: '/v1/webhooks/rotate-secret', idempotencyKey: false },
+  testWebhook: { method: 'POST', path: '/v1/webhooks/test', idempotencyKey: false },
+  listWebhookDeliveries: { method: 'POST', path: '/v1/webhooks/deliveries/list', idempotencyKey: false },
+  replayWebhookDeliveries: { method: 'POST', path: '/v1/webhooks/deliveries/replay', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
@@ -2124,5 +2466,689 @@ export interface OperationErrors {
   listSuppressions: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   addSuppression: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   removeSuppression: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'suppression_not_removable' | 'suppression_not_found';
+  createWebhook: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_url_not_allowed' | 'webhook_endpoint_limit';
+  listWebhooks: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getWebhook: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found';
+  updateWebhook: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found' | 'webhook_url_not_allowed';
+  deleteWebhook: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found';
+  rotateWebhookSecret: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found';
+  testWebhook: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found';
+  listWebhookDeliveries: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  replayWebhookDeliveries: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found' | 'webhook_event_not_found';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];
+
+/** The payload of a `message.sent` webhook (docs/webhooks.md). */
+export interface MessageSentEvent {
+  type: "message.sent"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the SMTP reply code
+     */
+    smtpCode?: number
+    /**
+     * the reply or the report’s diagnostic, addresses other than the recipient’s masked
+     */
+    diagnostic?: string
+  }
+}
+
+/** The payload of a `message.delivery_delayed` webhook (docs/webhooks.md). */
+export interface MessageDeliveryDelayedEvent {
+  type: "message.delivery_delayed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the SMTP reply code
+     */
+    smtpCode?: number
+    /**
+     * RFC 3463 status, e.g. 5.1.1
+     */
+    enhancedCode?: string
+    /**
+     * the reply or the report’s diagnostic, addresses other than the recipient’s masked
+     */
+    diagnostic?: string
+    /**
+     * the reason in the one failure vocabulary (docs/feedback.md)
+     */
+    reason?: string
+    attempt: number
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    nextAttemptAt?: string
+  }
+}
+
+/** The payload of a `message.delivered` webhook (docs/webhooks.md). */
+export interface MessageDeliveredEvent {
+  type: "message.delivered"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the reply or the report’s diagnostic, addresses other than the recipient’s masked
+     */
+    diagnostic?: string
+  }
+}
+
+/** The payload of a `message.bounced` webhook (docs/webhooks.md). */
+export interface MessageBouncedEvent {
+  type: "message.bounced"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the SMTP reply code
+     */
+    smtpCode?: number
+    /**
+     * RFC 3463 status, e.g. 5.1.1
+     */
+    enhancedCode?: string
+    /**
+     * the reply or the report’s diagnostic, addresses other than the recipient’s masked
+     */
+    diagnostic?: string
+    /**
+     * the reason in the one failure vocabulary (docs/feedback.md)
+     */
+    reason?: string
+    /**
+     * always hard: a soft bounce is a message.delivery_delayed, retried
+     */
+    bounceType: "hard"
+  }
+}
+
+/** The payload of a `message.failed` webhook (docs/webhooks.md). */
+export interface MessageFailedEvent {
+  type: "message.failed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the SMTP reply code
+     */
+    smtpCode?: number
+    /**
+     * RFC 3463 status, e.g. 5.1.1
+     */
+    enhancedCode?: string
+    /**
+     * the reply or the report’s diagnostic, addresses other than the recipient’s masked
+     */
+    diagnostic?: string
+    /**
+     * the reason in the one failure vocabulary (docs/feedback.md)
+     */
+    reason?: string
+  }
+}
+
+/** The payload of a `message.expired` webhook (docs/webhooks.md). */
+export interface MessageExpiredEvent {
+  type: "message.expired"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the reason in the one failure vocabulary (docs/feedback.md)
+     */
+    reason?: string
+  }
+}
+
+/** The payload of a `message.suppressed` webhook (docs/webhooks.md). */
+export interface MessageSuppressedEvent {
+  type: "message.suppressed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the reason in the one failure vocabulary (docs/feedback.md)
+     */
+    reason?: string
+  }
+}
+
+/** The payload of a `message.complained` webhook (docs/webhooks.md). */
+export interface MessageComplainedEvent {
+  type: "message.complained"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+    /**
+     * the reply or the report’s diagnostic, addresses other than the recipient’s masked
+     */
+    diagnostic?: string
+  }
+}
+
+/** The payload of a `message.canceled` webhook (docs/webhooks.md). */
+export interface MessageCanceledEvent {
+  type: "message.canceled"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    messageId: string
+    templateId: string
+    templateVersion: string
+    /**
+     * the recipient, in full (the app owns the address)
+     */
+    to: string
+    /**
+     * the recipient masked, for logs
+     */
+    toMasked: string
+    /**
+     * the message’s status this event set
+     */
+    status: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    bulkJobId?: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `recipient.unsubscribed` webhook (docs/webhooks.md). */
+export interface RecipientUnsubscribedEvent {
+  type: "recipient.unsubscribed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    email: string
+    emailMasked: string
+    /**
+     * suppressed/unsuppressed: manual, hard_bounce or complaint
+     */
+    reason?: string
+    /**
+     * a suppression’s end, if it has one
+     */
+    until?: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `recipient.resubscribed` webhook (docs/webhooks.md). */
+export interface RecipientResubscribedEvent {
+  type: "recipient.resubscribed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    email: string
+    emailMasked: string
+    /**
+     * suppressed/unsuppressed: manual, hard_bounce or complaint
+     */
+    reason?: string
+    /**
+     * a suppression’s end, if it has one
+     */
+    until?: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `recipient.suppressed` webhook (docs/webhooks.md). */
+export interface RecipientSuppressedEvent {
+  type: "recipient.suppressed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    email: string
+    emailMasked: string
+    /**
+     * suppressed/unsuppressed: manual, hard_bounce or complaint
+     */
+    reason?: string
+    /**
+     * a suppression’s end, if it has one
+     */
+    until?: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `recipient.unsuppressed` webhook (docs/webhooks.md). */
+export interface RecipientUnsuppressedEvent {
+  type: "recipient.unsuppressed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    email: string
+    emailMasked: string
+    /**
+     * suppressed/unsuppressed: manual, hard_bounce or complaint
+     */
+    reason?: string
+    /**
+     * a suppression’s end, if it has one
+     */
+    until?: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `bulk_send.completed` webhook (docs/webhooks.md). */
+export interface BulkSendCompletedEvent {
+  type: "bulk_send.completed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    bulkJobId: string
+    templateId: string
+    status: string
+    /**
+     * paused: why the reputation guard paused it
+     */
+    reason?: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `bulk_send.paused` webhook (docs/webhooks.md). */
+export interface BulkSendPausedEvent {
+  type: "bulk_send.paused"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    bulkJobId: string
+    templateId: string
+    status: string
+    /**
+     * paused: why the reputation guard paused it
+     */
+    reason?: string
+    /**
+     * your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail
+     */
+    metadata: {
+      /**
+       * at most 256 characters, no control characters
+       *
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[A-Za-z0-9_.-]{1,40}$".
+       */
+      [k: string]: string
+    }
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `webhook.test` webhook (docs/webhooks.md). */
+export interface WebhookTestEvent {
+  type: "webhook.test"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    endpointId: string
+    message: string
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** Every webhook event type. */
+export const WEBHOOK_EVENT_TYPES = ["message.sent","message.delivery_delayed","message.delivered","message.bounced","message.failed","message.expired","message.suppressed","message.complained","message.canceled","recipient.unsubscribed","recipient.resubscribed","recipient.suppressed","recipient.unsuppressed","bulk_send.completed","bulk_send.paused","webhook.test"] as const;
+
+/** Any webhook event's payload, told apart by `type`: what verifyWebhook() returns. */
+export type WebhookEvent =
+  | MessageSentEvent
+  | MessageDeliveryDelayedEvent
+  | MessageDeliveredEvent
+  | MessageBouncedEvent
+  | MessageFailedEvent
+  | MessageExpiredEvent
+  | MessageSuppressedEvent
+  | MessageComplainedEvent
+  | MessageCanceledEvent
+  | RecipientUnsubscribedEvent
+  | RecipientResubscribedEvent
+  | RecipientSuppressedEvent
+  | RecipientUnsuppressedEvent
+  | BulkSendCompletedEvent
+  | BulkSendPausedEvent
+  | WebhookTestEvent;

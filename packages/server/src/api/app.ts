@@ -36,6 +36,7 @@ import { recipientRoutes } from './routes/recipients.js';
 import { sendRoutes } from './routes/send.js';
 import { suppressionRoutes } from './routes/suppressions.js';
 import { isUnsubscribePath, sendInvalidLinkPage, unsubscribeRoutes } from './routes/unsubscribe.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 /**
  * One log line per request, when it completes (method, path, status, time), instead of Fastify's
@@ -213,6 +214,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   keyRoutes(app, deps);
   auditRoutes(app, deps);
   suppressionRoutes(app, deps);
+  webhookRoutes(app, deps);
   contactRoutes(app, deps);
   groupRoutes(app, deps);
   bulkRoutes(app, deps);

@@ -4,7 +4,13 @@
 // /openapi.json, written to docs/openapi.json by `npm run docs`, rendered at /docs (Scalar,
 // every asset served from here).
 import swagger from '@fastify/swagger';
-import { type Operation, type OperationId, operations } from '@mailsvc/contract/api';
+import {
+  type Operation,
+  type OperationId,
+  operations,
+  WEBHOOK_EVENT_TYPES,
+  webhookPayloadSchema,
+} from '@mailsvc/contract/api';
 import { type CoreErrorCode, coreErrors, ErrorBody } from '@mailsvc/contract/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '@mailsvc/contract/http';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -128,7 +134,56 @@ function completeDocument(doc: Json): Json {
       }
     }
   }
+  doc.webhooks = webhooksDocument();
   return doc;
+}
+
+/**
+ * OpenAPI 3.1's `webhooks`: one entry per event type, the POST mailsvc makes to an endpoint, its
+ * body the type's payload schema and its headers the Standard Webhooks ones (docs/webhooks.md).
+ */
+function webhooksDocument(): Json {
+  const header = (description: string) => ({ required: true, schema: { type: 'string' }, description });
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          summary: `The ${type} event`,
+          // signed by mailsvc, checked by the receiver: no scheme of this API applies
+          security: [],
+          parameters: [
+            {
+              name: 'webhook-id',
+              in: 'header',
+              ...header('the event’s id, the same on every retry and replay (evt_…)'),
+            },
+            { name: 'webhook-timestamp', in: 'header', ...header('the attempt’s time, Unix seconds') },
+            {
+              name: 'webhook-signature',
+              in: 'header',
+              ...header(
+                '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation',
+              ),
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: JSON.parse(JSON.stringify(webhookPayloadSchema(type))) },
+            },
+          },
+          responses: {
+            '200': {
+              description:
+                'Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint.',
+            },
+          },
+        },
+      },
+    ]),
+  );
 }
 
 /** Registers the OpenAPI generator; must run before the routes are declared. */

@@ -7,6 +7,7 @@ import { DeliveryWorker } from '../delivery/worker.js';
 import type { Deps } from '../domain/deps.js';
 import { openRuntime } from '../runtime.js';
 import { StartupError } from '../startup-error.js';
+import { WebhookWorker } from '../webhooks/webhook-worker.js';
 import type { Io } from './main.js';
 import { untilStopSignal } from './stop-signal.js';
 
@@ -49,6 +50,15 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
     pollMs: config.MAILSVC_WORKER_POLL_MS,
   });
   worker.start();
+  const webhooks = new WebhookWorker(deps, {
+    concurrency: config.MAILSVC_WEBHOOK_CONCURRENCY,
+    perEndpoint: config.MAILSVC_WEBHOOK_PER_ENDPOINT,
+    leaseMs: config.MAILSVC_WORKER_LEASE_MS,
+    pollMs: config.MAILSVC_WEBHOOK_POLL_MS,
+    timeoutMs: config.MAILSVC_WEBHOOK_TIMEOUT_MS,
+    allowPrivate: config.MAILSVC_WEBHOOK_ALLOW_PRIVATE,
+  });
+  webhooks.start();
   const retention = new RetentionSweeper(deps);
   retention.start();
   let description: string;
@@ -70,7 +80,7 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
   return {
     description,
     async stop() {
-      await worker.stop();
+      await Promise.all([worker.stop(), webhooks.stop()]);
       await retention.stop();
       await transport.close();
     },

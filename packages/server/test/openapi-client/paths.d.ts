@@ -272,6 +272,159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a webhook endpoint (extension) */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The environment’s webhook endpoints (extension) */
+        post: operations["listWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One webhook endpoint (extension) */
+        post: operations["getWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a webhook endpoint (extension) */
+        post: operations["updateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a webhook endpoint (extension) */
+        post: operations["deleteWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a webhook endpoint’s signing secret (extension) */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.test event to an endpoint (extension) */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attempts to deliver webhook events, newest first (extension) */
+        post: operations["listWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver webhook events again (extension) */
+        post: operations["replayWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/upsert": {
         parameters: {
             query?: never;
@@ -511,7 +664,280 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.sent event */
+        post: operations["webhook_message_sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.delivery_delayed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.delivery_delayed event */
+        post: operations["webhook_message_delivery_delayed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.delivered event */
+        post: operations["webhook_message_delivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.bounced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.bounced event */
+        post: operations["webhook_message_bounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.failed event */
+        post: operations["webhook_message_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.expired event */
+        post: operations["webhook_message_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.suppressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.suppressed event */
+        post: operations["webhook_message_suppressed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.complained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.complained event */
+        post: operations["webhook_message_complained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message.canceled event */
+        post: operations["webhook_message_canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipient.unsubscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The recipient.unsubscribed event */
+        post: operations["webhook_recipient_unsubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipient.resubscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The recipient.resubscribed event */
+        post: operations["webhook_recipient_resubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipient.suppressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The recipient.suppressed event */
+        post: operations["webhook_recipient_suppressed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipient.unsuppressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The recipient.unsuppressed event */
+        post: operations["webhook_recipient_unsuppressed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bulk_send.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The bulk_send.completed event */
+        post: operations["webhook_bulk_send_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bulk_send.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The bulk_send.paused event */
+        post: operations["webhook_bulk_send_paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The webhook.test event */
+        post: operations["webhook_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ErrorBody: {
@@ -544,6 +970,7 @@ export interface components {
          *     - `api_key_revoked` (403): The API key was revoked.
          *     - `insufficient_scope` (403): The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
          *     - `suppression_not_removable` (403): POST /v1/suppressions/remove: a complaint is cleared only by the operator, an unsubscribe only by the recipient’s opt-in (POST /v1/recipients/resubscribe); nothing changed.
+         *     - `webhook_url_not_allowed` (400): POST /v1/webhooks/create, update: the URL is not one events may go to (not https, user info, or a host that is or resolves to a loopback, private, link-local or other non-public address); the error names why. An operator can allow http and private addresses (MAILSVC_WEBHOOK_ALLOW_PRIVATE=true).
          *     - `tenant_not_found` (403): The key's tenant no longer exists.
          *     - `project_inactive` (403): The key's project is inactive.
          *     - `environment_inactive` (403): The key's environment is inactive.
@@ -566,6 +993,8 @@ export interface components {
          *     - `message_not_found` (404): No message with this id in the key’s environment.
          *     - `key_not_found` (404): No API key with this id in the key’s environment.
          *     - `suppression_not_found` (404): POST /v1/suppressions/remove: the address has no manual or hard-bounce suppression (of the reason named) in the key’s environment.
+         *     - `webhook_endpoint_not_found` (404): No webhook endpoint with this id in the key’s environment.
+         *     - `webhook_event_not_found` (404): POST /v1/webhooks/deliveries/replay: no event with this id was sent to an endpoint of the key’s environment.
          *     - `template_not_found` (404): No template with this id.
          *     - `template_version_not_found` (404): The template has no published version by that name.
          *     - `method_not_allowed` (405): The path exists but not for this method; see the `Allow` header.
@@ -574,6 +1003,7 @@ export interface components {
          *     - `idempotency_key_reused` (409): The Idempotency-Key was used with a different request.
          *     - `message_not_cancelable` (409): POST /v1/messages/cancel: the message is neither `scheduled` nor `queued` (a worker has it, or it ended); the message and `details` name its status. Nothing changed.
          *     - `message_not_scheduled` (409): POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed.
+         *     - `webhook_endpoint_limit` (409): POST /v1/webhooks/create: the environment has 20 webhook endpoints already; delete one first.
          *     - `payload_too_large` (413): The body is over 256 KiB.
          *     - `unsupported_media_type` (415): POST bodies must be `Content-Type: application/json`.
          *     - `rate_limited` (429): Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds.
@@ -582,7 +1012,7 @@ export interface components {
          *     - `service_unavailable` (503): The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "suppression_not_removable" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "suppression_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "message_not_cancelable" | "message_not_scheduled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
+        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "suppression_not_removable" | "webhook_url_not_allowed" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "suppression_not_found" | "webhook_endpoint_not_found" | "webhook_event_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "message_not_cancelable" | "message_not_scheduled" | "webhook_endpoint_limit" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
     };
     responses: never;
     parameters: never;
@@ -3966,6 +4396,1659 @@ export interface operations {
             };
         };
     };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://app.example.com/hooks/mailsvc",
+                 *       "events": [
+                 *         "message.bounced",
+                 *         "message.complained"
+                 *       ],
+                 *       "description": "bounces and complaints"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description where events are POSTed: https, a public host (http and private addresses only where the operator allows them) */
+                    url: string;
+                    events?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                    /** @description a note for people: at most 200 characters, no control characters or line separators */
+                    description?: string;
+                    /** @description default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoint": {
+                     *         "endpointId": "whe_01JD0000000000000000000000",
+                     *         "url": "https://app.example.com/hooks/mailsvc",
+                     *         "events": [
+                     *           "message.bounced",
+                     *           "message.complained"
+                     *         ],
+                     *         "description": "bounces and complaints",
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "updatedAt": "2026-11-22T10:15:30.123Z"
+                     *       },
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        endpoint: {
+                            endpointId: string;
+                            url: string;
+                            /** @description the subscribed types; null: every type */
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            updatedAt: string;
+                        };
+                        /** @description the Standard Webhooks signing secret (whsec_ + base64 of 32 bytes); shown only here and by rotate-secret */
+                        secret: string;
+                    };
+                };
+            };
+            /**
+             * @description `invalid_request`: The request failed validation; `details` lists each problem.
+             *
+             *     `webhook_url_not_allowed`: POST /v1/webhooks/create, update: the URL is not one events may go to (not https, user info, or a host that is or resolves to a loopback, private, link-local or other non-public address); the error names why. An operator can allow http and private addresses (MAILSVC_WEBHOOK_ALLOW_PRIVATE=true).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_endpoint_limit`: POST /v1/webhooks/create: the environment has 20 webhook endpoints already; delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoints": [
+                     *         {
+                     *           "endpointId": "whe_01JD0000000000000000000000",
+                     *           "url": "https://app.example.com/hooks/mailsvc",
+                     *           "events": [
+                     *             "message.bounced",
+                     *             "message.complained"
+                     *           ],
+                     *           "description": "bounces and complaints",
+                     *           "enabled": true,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-11-22T10:15:30.123Z",
+                     *           "updatedAt": "2026-11-22T10:15:30.123Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description oldest first */
+                        endpoints: {
+                            endpointId: string;
+                            url: string;
+                            /** @description the subscribed types; null: every type */
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "whe_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description whe_… id of a webhook endpoint */
+                    endpointId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoint": {
+                     *         "endpointId": "whe_01JD0000000000000000000000",
+                     *         "url": "https://app.example.com/hooks/mailsvc",
+                     *         "events": [
+                     *           "message.bounced",
+                     *           "message.complained"
+                     *         ],
+                     *         "description": "bounces and complaints",
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "updatedAt": "2026-11-22T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        endpoint: {
+                            endpointId: string;
+                            url: string;
+                            /** @description the subscribed types; null: every type */
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `webhook_endpoint_not_found`: No webhook endpoint with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "whe_01JD0000000000000000000000",
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description whe_… id of a webhook endpoint */
+                    endpointId: string;
+                    /** @description where events are POSTed: https, a public host (http and private addresses only where the operator allows them) */
+                    url?: string;
+                    events?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                    description?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoint": {
+                     *         "endpointId": "whe_01JD0000000000000000000000",
+                     *         "url": "https://app.example.com/hooks/mailsvc",
+                     *         "events": [
+                     *           "message.bounced",
+                     *           "message.complained"
+                     *         ],
+                     *         "description": "bounces and complaints",
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T10:15:30.123Z",
+                     *         "updatedAt": "2026-11-22T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        endpoint: {
+                            endpointId: string;
+                            url: string;
+                            /** @description the subscribed types; null: every type */
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `invalid_request`: The request failed validation; `details` lists each problem.
+             *
+             *     `webhook_url_not_allowed`: POST /v1/webhooks/create, update: the URL is not one events may go to (not https, user info, or a host that is or resolves to a loopback, private, link-local or other non-public address); the error names why. An operator can allow http and private addresses (MAILSVC_WEBHOOK_ALLOW_PRIVATE=true).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `webhook_endpoint_not_found`: No webhook endpoint with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "whe_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description whe_… id of a webhook endpoint */
+                    endpointId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `webhook_endpoint_not_found`: No webhook endpoint with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "whe_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description whe_… id of a webhook endpoint */
+                    endpointId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *       "previousSecretExpiresAt": "2026-11-23T10:15:30.123Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description the Standard Webhooks signing secret (whsec_ + base64 of 32 bytes); shown only here and by rotate-secret */
+                        secret: string;
+                        /**
+                         * Format: date-time
+                         * @description until then the old secret signs too
+                         */
+                        previousSecretExpiresAt: string;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `webhook_endpoint_not_found`: No webhook endpoint with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "whe_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description whe_… id of a webhook endpoint */
+                    endpointId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "eventId": "evt_01JD0000000000000000000000"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description the webhook-id the receiver will see */
+                        eventId: string;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `webhook_endpoint_not_found`: No webhook endpoint with this id in the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "whe_01JD0000000000000000000000",
+                 *       "outcome": "failed"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description whe_… id of a webhook endpoint */
+                    endpointId?: string;
+                    /**
+                     * @description an event type (docs/webhooks.md)
+                     * @enum {string}
+                     */
+                    eventType?: "message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test";
+                    /** @description evt_… id of an event (the webhook-id) */
+                    eventId?: string;
+                    /**
+                     * @description succeeded: the receiver answered 2xx
+                     * @enum {string}
+                     */
+                    outcome?: "succeeded" | "failed";
+                    /**
+                     * Format: date-time
+                     * @description attempted at or after this instant (RFC 3339)
+                     */
+                    createdAfter?: string;
+                    /**
+                     * Format: date-time
+                     * @description attempted before this instant (RFC 3339)
+                     */
+                    createdBefore?: string;
+                    /** @description default 50; a value above 100 is read as 100 */
+                    pageSize?: number;
+                    /** @description the previous page's nextCursor, with the same filters (valid for 24 hours, in the environment it was answered in); null or absent for the first page */
+                    cursor?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "attempts": [
+                     *         {
+                     *           "attemptId": "wha_01JD0000000000000000000000",
+                     *           "endpointId": "whe_01JD0000000000000000000000",
+                     *           "eventId": "evt_01JD0000000000000000000000",
+                     *           "eventType": "message.bounced",
+                     *           "attempt": 2,
+                     *           "outcome": "failed",
+                     *           "statusCode": 503,
+                     *           "responseBody": "upstream unavailable",
+                     *           "latencyMs": 41,
+                     *           "error": null,
+                     *           "nextAttemptAt": "2026-11-22T10:50:30.123Z",
+                     *           "createdAt": "2026-11-22T10:20:30.123Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description newest first */
+                        attempts: {
+                            attemptId: string;
+                            endpointId: string;
+                            /** @description the webhook-id sent */
+                            eventId: string;
+                            /**
+                             * @description an event type (docs/webhooks.md)
+                             * @enum {string}
+                             */
+                            eventType: "message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test";
+                            /** @description the number of this attempt of the delivery */
+                            attempt: number;
+                            /**
+                             * @description succeeded: the receiver answered 2xx
+                             * @enum {string}
+                             */
+                            outcome: "succeeded" | "failed";
+                            /** @description null when no answer came */
+                            statusCode: number | null;
+                            /** @description the first 4 KB of the answer */
+                            responseBody: string;
+                            latencyMs: number;
+                            /** @description why the attempt failed without a 2xx: timeout, a refused address, a redirect, … */
+                            error: string | null;
+                            /** @description the retry this failure scheduled, if any */
+                            nextAttemptAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description pass it as cursor, with the same filters, for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "whe_01JD0000000000000000000000",
+                 *       "createdAfter": "2026-11-22T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description evt_… id of an event (the webhook-id) */
+                    eventId?: string;
+                    /** @description whe_… id of a webhook endpoint */
+                    endpointId?: string;
+                    /**
+                     * Format: date-time
+                     * @description events that occurred at or after this instant (RFC 3339)
+                     */
+                    createdAfter?: string;
+                    /**
+                     * Format: date-time
+                     * @description events that occurred before this instant (RFC 3339)
+                     */
+                    createdBefore?: string;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "queued": 12
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description deliveries queued (at most 10000) */
+                        queued: number;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `webhook_endpoint_not_found`: No webhook endpoint with this id in the key’s environment.
+             *
+             *     `webhook_event_not_found`: POST /v1/webhooks/deliveries/replay: no event with this id was sent to an endpoint of the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     upsertContact: {
         parameters: {
             query?: never;
@@ -6803,6 +8886,927 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    webhook_message_sent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.sent";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the SMTP reply code */
+                        smtpCode?: number;
+                        /** @description the reply or the report’s diagnostic, addresses other than the recipient’s masked */
+                        diagnostic?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_delivery_delayed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.delivery_delayed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the SMTP reply code */
+                        smtpCode?: number;
+                        /** @description RFC 3463 status, e.g. 5.1.1 */
+                        enhancedCode?: string;
+                        /** @description the reply or the report’s diagnostic, addresses other than the recipient’s masked */
+                        diagnostic?: string;
+                        /** @description the reason in the one failure vocabulary (docs/feedback.md) */
+                        reason?: string;
+                        attempt: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        nextAttemptAt?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_delivered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.delivered";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the reply or the report’s diagnostic, addresses other than the recipient’s masked */
+                        diagnostic?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_bounced: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.bounced";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the SMTP reply code */
+                        smtpCode?: number;
+                        /** @description RFC 3463 status, e.g. 5.1.1 */
+                        enhancedCode?: string;
+                        /** @description the reply or the report’s diagnostic, addresses other than the recipient’s masked */
+                        diagnostic?: string;
+                        /** @description the reason in the one failure vocabulary (docs/feedback.md) */
+                        reason?: string;
+                        /**
+                         * @description always hard: a soft bounce is a message.delivery_delayed, retried
+                         * @constant
+                         */
+                        bounceType: "hard";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.failed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the SMTP reply code */
+                        smtpCode?: number;
+                        /** @description RFC 3463 status, e.g. 5.1.1 */
+                        enhancedCode?: string;
+                        /** @description the reply or the report’s diagnostic, addresses other than the recipient’s masked */
+                        diagnostic?: string;
+                        /** @description the reason in the one failure vocabulary (docs/feedback.md) */
+                        reason?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.expired";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the reason in the one failure vocabulary (docs/feedback.md) */
+                        reason?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_suppressed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.suppressed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the reason in the one failure vocabulary (docs/feedback.md) */
+                        reason?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_complained: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.complained";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                        /** @description the reply or the report’s diagnostic, addresses other than the recipient’s masked */
+                        diagnostic?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_canceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "message.canceled";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        messageId: string;
+                        templateId: string;
+                        templateVersion: string;
+                        /** @description the recipient, in full (the app owns the address) */
+                        to: string;
+                        /** @description the recipient masked, for logs */
+                        toMasked: string;
+                        /** @description the message’s status this event set */
+                        status: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        bulkJobId?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_recipient_unsubscribed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "recipient.unsubscribed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        email: string;
+                        emailMasked: string;
+                        /** @description suppressed/unsuppressed: manual, hard_bounce or complaint */
+                        reason?: string;
+                        /** @description a suppression’s end, if it has one */
+                        until?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_recipient_resubscribed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "recipient.resubscribed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        email: string;
+                        emailMasked: string;
+                        /** @description suppressed/unsuppressed: manual, hard_bounce or complaint */
+                        reason?: string;
+                        /** @description a suppression’s end, if it has one */
+                        until?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_recipient_suppressed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "recipient.suppressed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        email: string;
+                        emailMasked: string;
+                        /** @description suppressed/unsuppressed: manual, hard_bounce or complaint */
+                        reason?: string;
+                        /** @description a suppression’s end, if it has one */
+                        until?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_recipient_unsuppressed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "recipient.unsuppressed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        email: string;
+                        emailMasked: string;
+                        /** @description suppressed/unsuppressed: manual, hard_bounce or complaint */
+                        reason?: string;
+                        /** @description a suppression’s end, if it has one */
+                        until?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_bulk_send_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bulk_send.completed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        bulkJobId: string;
+                        templateId: string;
+                        status: string;
+                        /** @description paused: why the reputation guard paused it */
+                        reason?: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_bulk_send_paused: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "bulk_send.paused";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        bulkJobId: string;
+                        templateId: string;
+                        status: string;
+                        /** @description paused: why the reputation guard paused it */
+                        reason?: string;
+                        /** @description your own keys and values, e.g. {"userId": "u_123"}: at most 20 keys of letters, digits, _, . and - (1 to 40 characters), string values of at most 256 characters without control characters or line separators; kept with the message, returned by the reads, never put into the mail */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        endpointId: string;
+                        message: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

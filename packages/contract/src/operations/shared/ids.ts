@@ -6,3 +6,11 @@ export const BulkJobId = Type.String({ pattern: '^job_[0-9A-HJKMNP-TV-Z]{26}$', 
 
 export const ENVIRONMENT_ID = '^env_[0-9A-HJKMNP-TV-Z]{26}$';
 export const PROJECT_ID = '^prj_[0-9A-HJKMNP-TV-Z]{26}$';
+export const WebhookEndpointId = Type.String({
+  pattern: '^whe_[0-9A-HJKMNP-TV-Z]{26}$',
+  description: 'whe_… id of a webhook endpoint',
+});
+export const EventId = Type.String({
+  pattern: '^evt_[0-9A-HJKMNP-TV-Z]{26}$',
+  description: 'evt_… id of an event (the webhook-id)',
+});

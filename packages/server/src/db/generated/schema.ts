@@ -303,6 +303,7 @@ export interface BulkJobsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   metadata: ColumnType<Record<string, string> | null, string | null, string | null>;
+  completed_at: NullableTimestamp;
 }
 
 export interface MessageMetadataTable {
@@ -310,6 +311,67 @@ export interface MessageMetadataTable {
   key: string;
   value: string;
   message_id: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  tenant_id: string;
+  environment_id: string;
+  url: string;
+  description: Nullable<string>;
+  event_types: Nullable<string[]>;
+  enabled: Generated<boolean>;
+  disabled_reason: Nullable<string>;
+  secret: string;
+  previous_secret: Nullable<string>;
+  previous_secret_until: NullableTimestamp;
+  failing_since: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  tenant_id: string;
+  environment_id: string;
+  type: string;
+  message_id: Nullable<string>;
+  data: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: number;
+  event_id: string;
+  endpoint_id: string;
+  environment_id: string;
+  order_key: Nullable<string>;
+  event_type: string;
+  occurred_at: Timestamp;
+  status: Generated<'pending' | 'sending' | 'succeeded' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  claim_token: Nullable<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: number;
+  endpoint_id: string;
+  environment_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  outcome: 'succeeded' | 'failed';
+  status_code: Nullable<number>;
+  response_body: string;
+  latency_ms: number;
+  error: Nullable<string>;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
 }
 
 export interface Database {
@@ -336,6 +398,10 @@ export interface Database {
   contact_group_members: ContactGroupMembersTable;
   bulk_jobs: BulkJobsTable;
   message_metadata: MessageMetadataTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Db = Kysely<Database>;

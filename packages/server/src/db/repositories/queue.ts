@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { OutcomePolicy } from '../outcome-policy.js';
 import type { RecipientRefusal } from '../recipient-state.js';
 import type { CustomFieldValue, Db, MessageStatus, TemplateCategory } from '../schema.js';
+import { inTransaction } from '../transaction.js';
 import { noteBulkOutcomes } from './bulk.js';
 import { recordHardBounce } from './recipients.js';
 
@@ -174,12 +175,16 @@ async function recordAttemptOutcomes(
     now: r.now.toISOString(),
   }));
   // db/functions/record_attempts.sql
-  const { rows } = await sql<{ message_id: string; applied: boolean; bulk_job_id: string | null }>`
-    SELECT message_id, applied, bulk_job_id FROM record_attempts(${JSON.stringify(items)}::jsonb)`.execute(
-    db,
-  );
+  // One transaction: a bulk message's outcome and its job's guard counts and events commit together.
+  const rows = await inTransaction(db, async (trx) => {
+    const { rows } = await sql<{ message_id: string; applied: boolean; bulk_job_id: string | null }>`
+      SELECT message_id, applied, bulk_job_id FROM record_attempts(${JSON.stringify(items)}::jsonb)`.execute(
+      trx,
+    );
+    await countBulkOutcomes(trx, records, rows, policy, now(records));
+    return rows;
+  });
   const byId = new Map(rows.map((r) => [r.message_id, r.applied]));
-  await countBulkOutcomes(db, records, rows, policy, now(records));
   return records.map((r) => ({ recorded: byId.has(r.messageId), applied: byId.get(r.messageId) === true }));
 }
 

@@ -2,8 +2,10 @@
 // with its bounce streak, a complaint (an app may lift the first two itself: POST
 // /v1/suppressions/remove). Each returns how many rows it changed (0 or 1), for the
 // audit event the admin use-case writes with it (domain/admin/recipients.ts).
+import { sql } from 'kysely';
 import type { Db } from '../schema.js';
 import { addManualSuppression, clearManualSuppression } from './suppressions.js';
+import { queueRecipientEvent } from './webhook-queue.js';
 
 export interface RecipientKey {
   environmentId: string;
@@ -25,22 +27,30 @@ export async function suppressRecipientUntil(
   return 1;
 }
 
-/** Ends a hard-bounce cooldown and suppression and restarts the bounce streak; the lifetime count stays. */
+/**
+ * Ends a hard-bounce cooldown and suppression and restarts the bounce streak; the lifetime count
+ * stays. A cooldown or suppression that was holding the address back is reported
+ * (recipient.unsuppressed, reason hard_bounce).
+ */
 export async function liftBounceHold(db: Db, q: RecipientKey, now: Date): Promise<number> {
-  const rows = await db
-    .updateTable('recipients')
-    .set({ cooldown_until: null, suppressed_until: null, bounce_streak: 0, updated_at: now })
-    .where('environment_id', '=', q.environmentId)
-    .where('email', '=', q.email)
-    .where((eb) =>
-      eb.or([
-        eb('cooldown_until', 'is not', null),
-        eb('suppressed_until', 'is not', null),
-        eb('bounce_streak', '>', 0),
-      ]),
-    )
-    .returning('email')
-    .execute();
+  // `old`: the row as the statement began, for what was standing
+  const { rows } = await sql<{ tenant_id: string; was_holding: boolean }>`
+    UPDATE recipients r SET cooldown_until = NULL, suppressed_until = NULL, bounce_streak = 0, updated_at = ${now}
+      FROM recipients old
+     WHERE old.environment_id = r.environment_id AND old.email = r.email
+       AND r.environment_id = ${q.environmentId} AND r.email = ${q.email}
+       AND (r.cooldown_until IS NOT NULL OR r.suppressed_until IS NOT NULL OR r.bounce_streak > 0)
+    RETURNING r.tenant_id,
+              (old.cooldown_until > ${now} OR old.suppressed_until > ${now}) IS TRUE AS was_holding`.execute(
+    db,
+  );
+  for (const r of rows)
+    if (r.was_holding)
+      await queueRecipientEvent(
+        db,
+        { ...q, tenantId: r.tenant_id, type: 'recipient.unsuppressed', reason: 'hard_bounce' },
+        now,
+      );
   return rows.length;
 }
 
@@ -59,7 +69,13 @@ export async function clearRecipientComplaint(db: Db, q: RecipientKey, now: Date
     .where('environment_id', '=', q.environmentId)
     .where('email', '=', q.email)
     .where('complained_at', 'is not', null)
-    .returning('email')
+    .returning(['email', 'tenant_id'])
     .execute();
+  for (const r of rows)
+    await queueRecipientEvent(
+      db,
+      { ...q, tenantId: r.tenant_id, type: 'recipient.unsuppressed', reason: 'complaint' },
+      now,
+    );
   return rows.length;
 }

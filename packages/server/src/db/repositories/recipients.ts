@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { newId } from '../../ids.js';
 import type { BouncePolicy } from '../outcome-policy.js';
 import type { Db } from '../schema.js';
+import { queueRecipientEvent } from './webhook-queue.js';
 
 /** The environment and its project's name, or undefined when it (or its project or tenant) is deleted. */
 export async function findEnvironmentForConsent(db: Db, environmentId: string) {
@@ -63,7 +64,9 @@ export async function markUnsubscribed(
     )
     .returning('email')
     .execute();
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await queueRecipientEvent(db, { ...q, type: 'recipient.unsubscribed' }, now);
+  return true;
 }
 
 /**
@@ -84,7 +87,18 @@ export async function recordHardBounce(
 ): Promise<void> {
   const since = new Date(now.getTime() - policy.streakWindowDays * 86_400_000);
   const cooldown = sql`make_interval(hours => ${policy.cooldownHours})`;
-  await sql`
+  // before: the suppression standing when the statement began (its CTE sees the old row)
+  const { rows } = await sql<{
+    tenant_id: string;
+    environment_id: string;
+    email: string;
+    until: Date | null;
+    before: Date | null;
+  }>`
+    WITH before AS (
+      SELECT r0.suppressed_until FROM recipients r0 JOIN messages m0
+        ON r0.environment_id = m0.environment_id AND r0.email = m0.to_email WHERE m0.id = ${messageId}
+    )
     INSERT INTO recipients AS r (environment_id, tenant_id, email, hard_bounce_count, bounce_streak,
                                  last_hard_bounce_at, cooldown_until, suppressed_until, created_at, updated_at)
     SELECT environment_id, tenant_id, to_email, 1, 1, ${now}, ${now}::timestamptz + ${cooldown},
@@ -104,7 +118,24 @@ export async function recordHardBounce(
              >= ${policy.suppressAfterBounces}::int
         THEN GREATEST(r.suppressed_until, ${now}::timestamptz + make_interval(days => ${policy.suppressionDays}))
         ELSE r.suppressed_until END,
-      updated_at = ${now}`.execute(db);
+      updated_at = ${now}
+    RETURNING r.tenant_id, r.environment_id, r.email, r.suppressed_until AS until,
+              (SELECT suppressed_until FROM before) AS before`.execute(db);
+  const r = rows[0];
+  // A suppression that begins with this bounce (not one that was standing and got longer).
+  if (r?.until && r.until > now && !(r.before && r.before > now))
+    await queueRecipientEvent(
+      db,
+      {
+        tenantId: r.tenant_id,
+        environmentId: r.environment_id,
+        email: r.email,
+        type: 'recipient.suppressed',
+        reason: 'hard_bounce',
+        until: r.until,
+      },
+      now,
+    );
 }
 
 /**
@@ -134,7 +165,12 @@ export async function recordComplaint(db: Db, messageId: string, now: Date): Pro
  * Each call is one complaint: callers record a message's complaint once.
  */
 export async function complainRecipient(db: Db, messageId: string, now: Date): Promise<void> {
-  await sql`
+  const { rows } = await sql<{
+    tenant_id: string;
+    environment_id: string;
+    email: string;
+    complained_at: Date;
+  }>`
     INSERT INTO recipients AS r (environment_id, tenant_id, email, complained_at, complaint_count,
                                  created_at, updated_at)
     SELECT environment_id, tenant_id, to_email, ${now}, 1, ${now}, ${now}
@@ -142,7 +178,22 @@ export async function complainRecipient(db: Db, messageId: string, now: Date): P
     ON CONFLICT (environment_id, email) DO UPDATE SET
       complained_at = COALESCE(r.complained_at, ${now}),
       complaint_count = r.complaint_count + 1,
-      updated_at = ${now}`.execute(db);
+      updated_at = ${now}
+    RETURNING r.tenant_id, r.environment_id, r.email, r.complained_at`.execute(db);
+  const r = rows[0];
+  // The first complaint (one standing keeps its time): every template is refused from now on.
+  if (r && r.complained_at.getTime() === now.getTime())
+    await queueRecipientEvent(
+      db,
+      {
+        tenantId: r.tenant_id,
+        environmentId: r.environment_id,
+        email: r.email,
+        type: 'recipient.suppressed',
+        reason: 'complaint',
+      },
+      now,
+    );
 }
 
 /** The whole recipients row of an address in one environment, or undefined when it has none. */
@@ -189,7 +240,10 @@ export async function markResubscribed(
     .where('environment_id', '=', q.environmentId)
     .where('email', '=', q.email)
     .where(sql<boolean>`is_unsubscribed(unsubscribed_at, resubscribed_at)`)
-    .returning('email')
+    .returning(['email', 'tenant_id'])
     .execute();
-  return rows.length > 0;
+  const r = rows[0];
+  if (!r) return false;
+  await queueRecipientEvent(db, { ...q, tenantId: r.tenant_id, type: 'recipient.resubscribed' }, now);
+  return true;
 }

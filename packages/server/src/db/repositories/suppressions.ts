@@ -6,6 +6,7 @@
 import type { SuppressionReason } from '@mailsvc/contract/api';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../schema.js';
+import { queueRecipientEvent } from './webhook-queue.js';
 
 export interface SuppressionRow {
   email: string;
@@ -144,7 +145,15 @@ export async function addManualSuppression(
       updated_at = ${now}
     RETURNING r.email, 'manual' AS reason, r.manual_suppressed_at AS created_at,
               r.manual_suppressed_until AS until, r.manual_suppression_note AS note`.execute(db);
-  return rows[0]!;
+  const row = rows[0]!;
+  // one that begins now (a standing one changed keeps its start)
+  if (row.created_at.getTime() === now.getTime())
+    await queueRecipientEvent(
+      db,
+      { ...q, type: 'recipient.suppressed', reason: 'manual', until: row.until },
+      now,
+    );
+  return row;
 }
 
 /** Ends the app's suppression of an address; the number of rows changed (0 or 1). */
@@ -164,7 +173,13 @@ export async function clearManualSuppression(
     .where('environment_id', '=', q.environmentId)
     .where('email', '=', q.email)
     .where('manual_suppressed_at', 'is not', null)
-    .returning('email')
+    .returning(['email', 'tenant_id'])
     .execute();
+  for (const r of rows)
+    await queueRecipientEvent(
+      db,
+      { ...q, tenantId: r.tenant_id, type: 'recipient.unsuppressed', reason: 'manual' },
+      now,
+    );
   return rows.length;
 }

@@ -1,0 +1,114 @@
+-- The webhook runner's claim and record steps (webhooks/webhook-worker.ts), the counterparts of
+-- claim_messages() and record_attempts() for the webhook_deliveries queue.
+
+-- Claims due deliveries (and those whose worker's lease ran out) under a lease. A delivery waits
+-- while an earlier one of the same subject (order_key: a message, a recipient, a bulk send) to the
+-- same endpoint is open (pending or sending), so one subject's events reach an endpoint in order; at most p_per_endpoint deliveries of an
+-- endpoint are in flight at once, so a slow endpoint holds only its own share of the slots.
+-- A disabled endpoint's deliveries wait, but for its test events.
+DROP FUNCTION IF EXISTS claim_webhook_deliveries(timestamptz, integer, timestamptz, text, integer);
+CREATE FUNCTION claim_webhook_deliveries(
+  p_now timestamptz, p_limit integer, p_locked_until timestamptz, p_claim_token text,
+  p_per_endpoint integer)
+RETURNS TABLE (
+  id bigint, event_id text, endpoint_id text, environment_id text, tenant_id text, attempts integer,
+  url text, secret text, previous_secret text, previous_secret_until timestamptz,
+  type text, data jsonb, occurred_at timestamptz, claim_token text, failing_since timestamptz)
+LANGUAGE plpgsql
+AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH candidates AS (
+    SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+      JOIN webhook_endpoints w ON w.id = d.endpoint_id
+     WHERE ((d.status = 'pending' AND d.next_attempt_at <= p_now)
+            OR (d.status = 'sending' AND d.locked_until < p_now))
+       AND (w.enabled OR d.event_type = 'webhook.test')
+       AND (d.order_key IS NULL OR NOT EXISTS (
+             SELECT 1 FROM webhook_deliveries e
+              WHERE e.endpoint_id = d.endpoint_id AND e.order_key = d.order_key
+                AND e.status IN ('pending', 'sending')
+                AND (e.occurred_at, e.id) < (d.occurred_at, d.id)))
+     ORDER BY d.next_attempt_at
+     LIMIT p_limit * 4
+     FOR UPDATE OF d SKIP LOCKED
+  ), ranked AS (
+    SELECT c.id, row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at) AS n,
+           (SELECT count(*) FROM webhook_deliveries s
+             WHERE s.endpoint_id = c.endpoint_id AND s.status = 'sending' AND s.locked_until >= p_now) AS busy
+      FROM candidates c
+  ), chosen AS (
+    SELECT r.id FROM ranked r WHERE r.n + r.busy <= p_per_endpoint LIMIT p_limit
+  )
+  UPDATE webhook_deliveries d
+     SET status = 'sending', locked_until = p_locked_until, claim_token = p_claim_token, updated_at = p_now
+    FROM webhook_endpoints w, webhook_events ev
+   WHERE d.id IN (SELECT chosen.id FROM chosen) AND w.id = d.endpoint_id AND ev.id = d.event_id
+  RETURNING d.id, d.event_id, d.endpoint_id, d.environment_id, ev.tenant_id, d.attempts, w.url,
+            w.secret, w.previous_secret, w.previous_secret_until, ev.type, ev.data, ev.created_at,
+            d.claim_token, w.failing_since;
+END
+$$;
+
+-- Records attempts in one statement. p_items: a JSON array of {delivery_id, claim_token,
+-- attempt_id, outcome (succeeded|failed), status_code, response_body, latency_ms, error,
+-- next_attempt_at (a failure's retry; NULL: no more attempts), gone (the endpoint answered 410),
+-- now}. A delivery whose claim token no longer matches (its lease was lost) is left alone. Each
+-- endpoint's failing_since is cleared by a success and set by a first failure; a 410, or failures
+-- since more than p_disable_after, disable it. Returns the endpoints this disabled.
+CREATE OR REPLACE FUNCTION record_webhook_attempts(p_items jsonb, p_disable_after interval)
+RETURNS TABLE (endpoint_id text, environment_id text, tenant_id text, reason text)
+LANGUAGE plpgsql
+AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH input AS (
+    SELECT * FROM jsonb_to_recordset(p_items) AS x(
+      delivery_id bigint, claim_token text, attempt_id text, outcome text, status_code integer,
+      response_body text, latency_ms integer, error text, next_attempt_at timestamptz, gone boolean,
+      now timestamptz)
+  ), updated AS (
+    UPDATE webhook_deliveries d SET
+      status = CASE WHEN i.outcome = 'succeeded' THEN 'succeeded'
+                    WHEN i.next_attempt_at IS NULL OR i.gone THEN 'failed' ELSE 'pending' END,
+      attempts = d.attempts + 1,
+      next_attempt_at = COALESCE(i.next_attempt_at, d.next_attempt_at),
+      locked_until = NULL, claim_token = NULL, updated_at = i.now
+    FROM input i
+    WHERE d.id = i.delivery_id AND d.claim_token = i.claim_token
+    RETURNING d.id, d.endpoint_id, d.environment_id, d.event_id, d.event_type, d.attempts
+  ), attempts AS (
+    INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, environment_id, event_id, event_type,
+                                  attempt, outcome, status_code, response_body, latency_ms, error,
+                                  next_attempt_at, created_at)
+    SELECT i.attempt_id, u.id, u.endpoint_id, u.environment_id, u.event_id, u.event_type, u.attempts,
+           i.outcome, i.status_code, i.response_body, i.latency_ms, i.error,
+           CASE WHEN i.gone THEN NULL ELSE i.next_attempt_at END, i.now
+      FROM updated u JOIN input i ON i.delivery_id = u.id
+  ), per_endpoint AS (
+    SELECT u.endpoint_id, bool_or(i.outcome = 'succeeded') AS ok,
+           bool_or(i.outcome = 'failed' AND i.gone) AS gone, min(i.now) AS first_at, max(i.now) AS last_at
+      FROM updated u JOIN input i ON i.delivery_id = u.id
+     GROUP BY u.endpoint_id
+  ), endpoints AS (
+    UPDATE webhook_endpoints w SET
+      failing_since = CASE WHEN p.ok THEN NULL ELSE COALESCE(w.failing_since, p.first_at) END,
+      enabled = w.enabled AND NOT (p.gone OR (NOT p.ok AND COALESCE(w.failing_since, p.first_at) <= p.last_at - p_disable_after)),
+      disabled_reason = CASE
+        WHEN NOT w.enabled THEN w.disabled_reason
+        WHEN p.gone THEN 'gone'
+        WHEN NOT p.ok AND COALESCE(w.failing_since, p.first_at) <= p.last_at - p_disable_after THEN 'failing'
+        ELSE NULL END,
+      updated_at = p.last_at
+    FROM per_endpoint p
+    WHERE w.id = p.endpoint_id
+    RETURNING w.id, w.environment_id, w.tenant_id, w.enabled, w.disabled_reason
+  )
+  SELECT e.id, e.environment_id, e.tenant_id, e.disabled_reason FROM endpoints e
+   WHERE NOT e.enabled AND e.disabled_reason IN ('gone', 'failing')
+     -- only the ones this statement disabled (the table as the statement began)
+     AND EXISTS (SELECT 1 FROM webhook_endpoints w0 WHERE w0.id = e.id AND w0.enabled);
+END
+$$;

@@ -1,0 +1,94 @@
+-- The webhook outbox (DESIGN.md §11): an event row and its deliveries are written by the same
+-- transaction as the state change that causes the event, so a process that dies after the change
+-- cannot lose the event and one that dies before it cannot send one that did not happen. Rows are
+-- written only while an enabled endpoint of the environment takes the type: an environment
+-- without webhooks pays one probe of an empty index per statement.
+
+-- The webhook type of a message timeline event (MESSAGE_EVENT_TYPES); NULL: not sent as a webhook
+-- (accepted, rescheduled, error).
+CREATE OR REPLACE FUNCTION webhook_event_type(p_message_event text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT
+AS $$
+  SELECT CASE p_message_event
+    WHEN 'sent' THEN 'message.sent'
+    WHEN 'deferred' THEN 'message.delivery_delayed'
+    WHEN 'delivered' THEN 'message.delivered'
+    WHEN 'bounced' THEN 'message.bounced'
+    WHEN 'failed' THEN 'message.failed'
+    WHEN 'expired' THEN 'message.expired'
+    WHEN 'suppressed' THEN 'message.suppressed'
+    WHEN 'complained' THEN 'message.complained'
+    WHEN 'canceled' THEN 'message.canceled'
+  END
+$$;
+
+-- Queues events for the endpoints that take them. p_events: rows of (id, tenant_id,
+-- environment_id, type, message_id, data, created_at). A test event names its one endpoint.
+CREATE OR REPLACE FUNCTION queue_webhook_events(p_events jsonb, p_endpoint_id text DEFAULT NULL)
+RETURNS integer
+LANGUAGE plpgsql
+AS $$
+DECLARE
+  n integer;
+BEGIN
+  WITH ev AS (
+    SELECT * FROM jsonb_to_recordset(p_events) AS x(
+      id text, tenant_id text, environment_id text, type text, message_id text, data jsonb,
+      created_at timestamptz)
+  ), subs AS (
+    SELECT ev.*, w.id AS endpoint_id FROM ev
+      JOIN webhook_endpoints w ON w.environment_id = ev.environment_id
+     WHERE CASE WHEN p_endpoint_id IS NULL
+                THEN w.enabled AND (w.event_types IS NULL OR ev.type = ANY (w.event_types))
+                ELSE w.id = p_endpoint_id END
+  ), events AS (
+    INSERT INTO webhook_events (id, tenant_id, environment_id, type, message_id, data, created_at)
+    SELECT DISTINCT ON (id) id, tenant_id, environment_id, type, message_id, data, created_at FROM subs
+    ON CONFLICT (id) DO NOTHING
+  )
+  INSERT INTO webhook_deliveries (event_id, endpoint_id, environment_id, order_key, event_type,
+                                  occurred_at, next_attempt_at, created_at, updated_at)
+  SELECT id, endpoint_id, environment_id,
+         -- one subject's events go in order: a message's, a recipient's, a bulk send's
+         COALESCE(message_id,
+                  CASE WHEN type LIKE 'recipient.%' THEN 'rcpt:' || (data ->> 'email') END,
+                  data ->> 'bulkJobId'),
+         type, created_at, created_at, created_at, created_at
+    FROM subs;
+  -- No NOTIFY: it would serialise the commits of the transactions that write events (the
+  -- worker's records). The webhook runner polls (MAILSVC_WEBHOOK_POLL_MS) and is woken in-process.
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RETURN n;
+END
+$$;
+
+-- Every message timeline event of a statement (the worker's outcomes, reports, cancels, a bulk
+-- send's skips) becomes a webhook event in the same statement's transaction. Statement-level with
+-- the new rows as a table: one probe per statement, not per row.
+CREATE OR REPLACE FUNCTION webhook_outbox_message_events() RETURNS trigger
+LANGUAGE plpgsql
+AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled) THEN
+    RETURN NULL;
+  END IF;
+  PERFORM queue_webhook_events(jsonb_agg(jsonb_build_object(
+      'id', n.id, 'tenant_id', m.tenant_id, 'environment_id', m.environment_id,
+      'type', webhook_event_type(n.type), 'message_id', m.id, 'created_at', n.created_at,
+      'data', jsonb_build_object(
+        'messageId', m.id, 'templateId', m.template_id, 'templateVersion', m.template_version,
+        'to', m.to_email, 'metadata', COALESCE(m.metadata, '{}'::jsonb),
+        'bulkJobId', m.bulk_job_id, 'timelineType', n.type, 'details', n.details,
+        'occurredAt', n.created_at))))
+    FROM new_events n JOIN messages m ON m.id = n.message_id
+   WHERE webhook_event_type(n.type) IS NOT NULL
+     AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.environment_id = m.environment_id AND w.enabled)
+  HAVING count(*) > 0;
+  RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE TRIGGER message_events_webhook_outbox
+  AFTER INSERT ON message_events
+  REFERENCING NEW TABLE AS new_events
+  FOR EACH STATEMENT EXECUTE FUNCTION webhook_outbox_message_events();

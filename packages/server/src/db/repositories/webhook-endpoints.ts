@@ -1,0 +1,139 @@
+// An environment's webhook endpoints (DESIGN.md §11). Every query names the environment: an
+// endpoint of another environment is not found.
+import type { Selectable } from 'kysely';
+import type { WebhookEndpointsTable } from '../generated/schema.js';
+import type { Db } from '../schema.js';
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+
+export interface EndpointChange {
+  url?: string;
+  description?: string | null;
+  eventTypes?: string[] | null;
+  enabled?: boolean;
+}
+
+export function listEndpoints(db: Db, environmentId: string): Promise<WebhookEndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findEndpoint(
+  db: Db,
+  environmentId: string,
+  id: string,
+  forUpdate = false,
+): Promise<WebhookEndpointRow | undefined> {
+  let q = db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+/** Endpoints of the environment, counted under a lock of the environment's row (the limit of 20). */
+export async function countEndpointsLocked(db: Db, environmentId: string): Promise<number> {
+  await db.selectFrom('environments').select('id').where('id', '=', environmentId).forUpdate().execute();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertEndpoint(
+  db: Db,
+  e: {
+    id: string;
+    tenantId: string;
+    environmentId: string;
+    url: string;
+    description: string | null;
+    eventTypes: string[] | null;
+    enabled: boolean;
+    secret: string;
+  },
+  now: Date,
+): Promise<WebhookEndpointRow> {
+  return db
+    .insertInto('webhook_endpoints')
+    .values({
+      id: e.id,
+      tenant_id: e.tenantId,
+      environment_id: e.environmentId,
+      url: e.url,
+      description: e.description,
+      event_types: e.eventTypes,
+      enabled: e.enabled,
+      disabled_reason: e.enabled ? null : 'manual',
+      secret: e.secret,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Applies a change; enabling clears the disabled reason and the failure streak. */
+export async function updateEndpoint(
+  db: Db,
+  environmentId: string,
+  id: string,
+  c: EndpointChange,
+  now: Date,
+): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({
+      ...(c.url !== undefined && { url: c.url }),
+      ...(c.description !== undefined && { description: c.description }),
+      ...(c.eventTypes !== undefined && { event_types: c.eventTypes }),
+      ...(c.enabled === true && { enabled: true, disabled_reason: null, failing_since: null }),
+      ...(c.enabled === false && { enabled: false, disabled_reason: 'manual' }),
+      updated_at: now,
+    })
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteEndpoint(db: Db, environmentId: string, id: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('webhook_endpoints')
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** A new secret; the one it replaces keeps signing until `graceUntil`. */
+export async function rotateEndpointSecret(
+  db: Db,
+  environmentId: string,
+  id: string,
+  secret: string,
+  graceUntil: Date,
+  now: Date,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret: eb.ref('secret'),
+      previous_secret_until: graceUntil,
+      secret,
+      updated_at: now,
+    }))
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}

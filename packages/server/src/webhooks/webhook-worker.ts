@@ -1,0 +1,152 @@
+// The webhook runner (DESIGN.md §11): webhook_deliveries as a leased queue on the one runner mail
+// uses (queue/leased-queue-runner.ts), with its own concurrency, so a slow endpoint never holds a
+// mail slot and mail never holds a webhook one. Each delivery is one signed POST (signing.ts) over
+// the SSRF-safe egress (egress.ts); its attempt is recorded in batches (one statement for many,
+// like mail's outcomes); a failure is retried on the spec's schedule (retry-schedule.ts); an
+// endpoint that answered 410 or failed for 5 days is disabled and audited.
+import { Batcher } from '../db/batcher.js';
+import { insertAuditEvent } from '../db/repositories/audit.js';
+import {
+  type ClaimedDelivery,
+  claimDeliveries,
+  type DisabledEndpoint,
+  extendDeliveryLeases,
+  recordWebhookAttempts,
+  type WebhookAttemptRecord,
+} from '../db/repositories/webhook-queue.js';
+import { inTransaction } from '../db/transaction.js';
+import type { Deps } from '../domain/deps.js';
+import { newId } from '../ids.js';
+import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
+import { postWebhook, type WebhookResponse } from './egress.js';
+import { webhookPayload } from './payload.js';
+import { DISABLE_AFTER_FAILING_DAYS, nextWebhookAttempt } from './retry-schedule.js';
+import { signWebhook } from './signing.js';
+
+export interface WebhookWorkerOptions {
+  concurrency: number;
+  perEndpoint: number;
+  leaseMs: number;
+  pollMs: number;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+/** Why an answer is not a success, for the attempt log. */
+function failureOf(r: WebhookResponse): string | null {
+  if (r.error) return `${r.error.kind}: ${r.error.message}`;
+  if (r.status === undefined) return 'no answer';
+  if (r.status >= 200 && r.status < 300) return null;
+  if (r.status >= 300 && r.status < 400)
+    return `redirect to ${r.location ?? '(no Location)'}: not followed (give the final URL)`;
+  return null;
+}
+
+export class WebhookWorker {
+  private readonly runner: LeasedQueueRunner<ClaimedDelivery>;
+  private readonly records: Batcher<WebhookAttemptRecord, DisabledEndpoint[]>;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly opts: WebhookWorkerOptions,
+  ) {
+    this.records = new Batcher(
+      async (rs) => {
+        const disabled = await inTransaction(deps.db, async (trx) => {
+          const d = await recordWebhookAttempts(trx, rs, DISABLE_AFTER_FAILING_DAYS);
+          for (const e of d) await this.auditDisabled(trx, e, rs[0]!.now);
+          return d;
+        });
+        for (const e of disabled)
+          deps.log.warn({ endpointId: e.endpointId, reason: e.reason }, 'webhooks: endpoint disabled');
+        return rs.map(() => disabled);
+      },
+      { maxConcurrent: 1, maxBatch: 100 },
+    );
+    this.runner = new LeasedQueueRunner(
+      { clock: deps.clock, log: deps.log },
+      {
+        claim: (lease) => claimDeliveries(deps.db, lease, opts.perEndpoint),
+        extendLeases: (tokens, lockedUntil) => extendDeliveryLeases(deps.db, tokens, lockedUntil),
+        work: (d) => this.deliver(d),
+      },
+      { concurrency: opts.concurrency, leaseMs: opts.leaseMs, pollMs: opts.pollMs, name: 'webhooks' },
+    );
+  }
+
+  start(): void {
+    this.runner.start();
+  }
+
+  /** Stops claiming and waits for the attempts in flight (each ends within the request timeout). */
+  stop(): Promise<void> {
+    return this.runner.stop();
+  }
+
+  /** Tests with a movable clock: claim once, attempt everything claimed. */
+  runOnce(): Promise<number> {
+    return this.runner.runOnce();
+  }
+
+  /** Tests: run until nothing is due. */
+  drain(): Promise<number> {
+    return this.runner.drain();
+  }
+
+  private async deliver(d: ClaimedDelivery): Promise<void> {
+    const at = this.deps.clock.now();
+    const body = JSON.stringify(webhookPayload({ type: d.type, data: d.data, createdAt: d.occurredAt }));
+    const headers = {
+      ...signWebhook(d.eventId, at, body, d),
+      'user-agent': 'mailsvc-webhooks/1',
+    };
+    const r = await postWebhook({
+      url: d.url,
+      headers,
+      body,
+      timeoutMs: this.opts.timeoutMs,
+      allowPrivate: this.opts.allowPrivate,
+    });
+    const now = this.deps.clock.now();
+    const ok = r.status !== undefined && r.status >= 200 && r.status < 300 && !r.error;
+    const gone = r.status === 410;
+    const attempt = d.attempts + 1;
+    const outcome = ok ? 'succeeded' : 'failed';
+    this.deps.metrics.webhookAttempts.inc({ outcome: ok ? 'succeeded' : gone ? 'gone' : 'failed' });
+    await this.records.call({
+      deliveryId: d.id,
+      claimToken: d.claimToken,
+      attemptId: newId('wha', now.getTime()),
+      outcome,
+      statusCode: r.status ?? null,
+      responseBody: r.body,
+      latencyMs: r.latencyMs,
+      error: ok ? null : failureOf(r),
+      nextAttemptAt: ok || gone ? null : nextWebhookAttempt(now, attempt, r.retryAfterSeconds),
+      gone,
+      now,
+    });
+  }
+
+  private async auditDisabled(trx: Deps['db'], e: DisabledEndpoint, now: Date): Promise<void> {
+    await insertAuditEvent(
+      trx,
+      {
+        tenantId: e.tenantId,
+        environmentId: e.environmentId,
+        actor: 'system',
+        action: 'webhook_endpoint.disabled',
+        targetType: 'webhook_endpoint',
+        targetId: e.endpointId,
+        details: {
+          reason: e.reason,
+          why:
+            e.reason === 'gone'
+              ? 'the endpoint answered 410 Gone'
+              : `every delivery failed for ${DISABLE_AFTER_FAILING_DAYS} days`,
+        },
+      },
+      now,
+    );
+  }
+}

@@ -1,0 +1,426 @@
+// Outbound webhooks end to end (DESIGN.md §11), on both backends: events made by the actions that
+// cause them (a real SMTP sink answering 250/451/550, a cancel, the suppressions API, a
+// resubscribe), delivered by the webhook runner to a real node:http receiver on 127.0.0.1 and
+// verified with the published standardwebhooks package; retries, Retry-After, 410, redirects and
+// timeouts on the harness's movable clock.
+
+import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
+import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { seedRoomyScope } from '@mailsvc/testkit/hostile-corpus';
+import { startSinkWorker } from '@mailsvc/testkit/smtp-sink';
+import { startWebhookReceiver, type WebhookReceiver } from '@mailsvc/testkit/webhook-receiver';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
+import { closeEgressAgents } from '../src/webhooks/egress.js';
+import { RETRY_DELAYS_S } from '../src/webhooks/retry-schedule.js';
+import { WebhookWorker } from '../src/webhooks/webhook-worker.js';
+
+let h: Harness;
+let s: Scope;
+let rig: Awaited<ReturnType<typeof startSinkWorker>>;
+let receiver: WebhookReceiver;
+let webhooks: WebhookWorker;
+const START = '2026-11-22T10:15:30.123Z';
+const SECOND = 1000;
+
+beforeAll(async () => {
+  h = await createHarness({ env: { MAILSVC_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  // every test resets the endpoints through the API: a plan without the default 100 requests/s
+  s = await seedRoomyScope(h, 'webhooks');
+  rig = await startSinkWorker(h.runtime.deps);
+  receiver = await startWebhookReceiver();
+  webhooks = new WebhookWorker(h.runtime.deps, {
+    concurrency: 8,
+    perEndpoint: 8,
+    leaseMs: 300_000,
+    pollMs: 3_600_000,
+    timeoutMs: 500,
+    allowPrivate: true,
+  });
+});
+afterAll(async () => {
+  await webhooks.stop();
+  await rig.close();
+  await receiver.close();
+  closeEgressAgents();
+  await h.close();
+});
+
+async function call(path: string, body: unknown, apiKey = s.apiKey) {
+  return h.request({
+    method: 'POST',
+    url: path,
+    headers: { ...bearer(apiKey), 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+}
+
+async function ok(path: string, body: unknown) {
+  const res = await call(path, body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+let endpoint: { id: string; secret: string };
+let counter = 0;
+const address = (tag: string) => `${tag}-${++counter}@example.com`;
+
+describe('webhooks', () => {
+  beforeEach(async () => {
+    h.clock.set(START);
+    receiver.received.length = 0;
+    for (const e of (await ok('/v1/webhooks/list', {})).endpoints)
+      await ok('/v1/webhooks/delete', { endpointId: e.endpointId });
+    const created = await ok('/v1/webhooks/create', { url: receiver.url, description: 'tests' });
+    endpoint = { id: created.endpoint.endpointId, secret: created.secret };
+  });
+  afterEach(async () => {
+    // every delivery made by a test ends in it
+    await webhooks.drain();
+  });
+
+  async function send(to: string, extra: Record<string, unknown> = {}): Promise<string> {
+    const body = {
+      templateId: 'login-code',
+      to,
+      data: { code: '482913' },
+      metadata: { userId: 'u_42' },
+      ...extra,
+    };
+    return (await ok('/v1/send', body)).messageId;
+  }
+
+  const advance = (ms: number) => h.clock.set(new Date(h.clock.now().getTime() + ms).toISOString());
+
+  /** Delivers the mail due, then the webhooks due. */
+  async function deliver() {
+    await rig.worker.drain();
+    advance(10);
+    await webhooks.drain();
+  }
+
+  describe('endpoints', () => {
+    it('creates an endpoint with a whsec_ secret shown once, lists and gets it without the secret, updates and deletes it', async () => {
+      expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      const got = await ok('/v1/webhooks/get', { endpointId: endpoint.id });
+      expect(got.endpoint).toMatchObject({
+        url: receiver.url,
+        events: null,
+        enabled: true,
+        disabledReason: null,
+      });
+      expect(JSON.stringify(got)).not.toContain(endpoint.secret);
+      const updated = await ok('/v1/webhooks/update', {
+        endpointId: endpoint.id,
+        events: ['message.bounced'],
+        enabled: false,
+      });
+      expect(updated.endpoint).toMatchObject({
+        events: ['message.bounced'],
+        enabled: false,
+        disabledReason: 'manual',
+      });
+      expect((await ok('/v1/webhooks/list', {})).endpoints).toHaveLength(1);
+      await ok('/v1/webhooks/delete', { endpointId: endpoint.id });
+      const gone = await call('/v1/webhooks/get', { endpointId: endpoint.id });
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().error.code).toBe('webhook_endpoint_not_found');
+    });
+
+    it('refuses a 21st endpoint with 409 webhook_endpoint_limit', async () => {
+      for (let i = 0; i < 19; i++) await ok('/v1/webhooks/create', { url: `${receiver.url}/${i}` });
+      const res = await call('/v1/webhooks/create', { url: `${receiver.url}/last` });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.code).toBe('webhook_endpoint_limit');
+    });
+
+    it("does not show or change another environment's endpoint", async () => {
+      const other = await seedScope(h);
+      const res = await call('/v1/webhooks/get', { endpointId: endpoint.id }, other.apiKey);
+      expect(res.statusCode).toBe(404);
+      const del = await call('/v1/webhooks/delete', { endpointId: endpoint.id }, other.apiKey);
+      expect(del.statusCode).toBe(404);
+    });
+  });
+
+  describe('message events', () => {
+    it('sends message.sent signed to the Standard Webhooks spec, with ids, template, recipient and metadata but no template data', async () => {
+      const id = await send(address('ok'));
+      await deliver();
+      expect(receiver.received).toHaveLength(1);
+      const r = receiver.received[0]!;
+      const event = receiver.verify(r, endpoint.secret);
+      expect(event.type).toBe('message.sent');
+      expect(event.data).toMatchObject({
+        messageId: id,
+        templateId: 'login-code',
+        templateVersion: 'v1',
+        status: 'sent',
+        metadata: { userId: 'u_42' },
+        smtpCode: 250,
+      });
+      expect(event.data.to).toMatch(/^ok-\d+@example\.com$/);
+      expect(event.data.toMasked).toBe(`o***@example.com`);
+      expect(r.body).not.toContain('482913');
+      // the webhook-id is the timeline event's id
+      const timeline = await h.runtime.deps.db
+        .selectFrom('message_events')
+        .select('id')
+        .where('message_id', '=', id)
+        .where('type', '=', 'sent')
+        .executeTakeFirstOrThrow();
+      expect(r.headers['webhook-id']).toBe(timeline.id);
+      expect(Number(r.headers['webhook-timestamp'])).toBe(Math.floor(h.clock.now().getTime() / 1000));
+    });
+
+    it('sends message.delivery_delayed for a 451 with the attempt and the next attempt, then message.sent', async () => {
+      const to = address('soft');
+      rig.sink.script(to, 'soft', 1);
+      await send(to);
+      await deliver();
+      advance(10 * 60 * SECOND);
+      await deliver();
+      const [delayed, sent] = receiver.received.map((r) => receiver.verify(r, endpoint.secret));
+      expect(delayed).toMatchObject({
+        type: 'message.delivery_delayed',
+        data: { status: 'deferred', attempt: 1, smtpCode: 451 },
+      });
+      expect(typeof delayed!.data.nextAttemptAt).toBe('string');
+      expect(sent!.type).toBe('message.sent');
+    });
+
+    it('sends message.bounced (hard, with the SMTP code and enhanced status) for a 550 and message.failed for a policy refusal', async () => {
+      const unknown = address('unknown');
+      rig.sink.script(unknown, 'unknown-user');
+      const policy = address('policy');
+      rig.sink.script(policy, 'policy');
+      await send(unknown);
+      await send(policy);
+      await deliver();
+      const events = receiver.received.map((r) => receiver.verify(r, endpoint.secret));
+      const bounced = events.find((e) => e.type === 'message.bounced')!;
+      expect(bounced.data).toMatchObject({
+        bounceType: 'hard',
+        smtpCode: 550,
+        enhancedCode: '5.1.1',
+        reason: 'user_unknown',
+      });
+      expect(bounced.data.diagnostic).toContain('5.1.1');
+      expect(events.find((e) => e.type === 'message.failed')?.data).toMatchObject({ status: 'failed' });
+      // the bounce also begins the recipient's cooldown, not a suppression: no recipient event
+      expect(events.map((e) => e.type).sort()).toEqual(['message.bounced', 'message.failed']);
+    });
+
+    it('sends message.canceled for a canceled scheduled send, and only the types an endpoint takes', async () => {
+      await ok('/v1/webhooks/update', { endpointId: endpoint.id, events: ['message.canceled'] });
+      const id = await send(address('later'), {
+        scheduledAt: new Date(h.clock.now().getTime() + 1_800_000).toISOString(),
+      });
+      await ok('/v1/messages/cancel', { messageId: id });
+      await send(address('ok'));
+      await deliver();
+      expect(receiver.received.map((r) => receiver.verify(r, endpoint.secret).type)).toEqual([
+        'message.canceled',
+      ]);
+    });
+
+    it('delivers the events of one message in order: a later event waits while an earlier one is retried', async () => {
+      const to = address('soft');
+      rig.sink.script(to, 'soft', 1);
+      await send(to);
+      receiver.answer({ status: 500 });
+      await deliver(); // deferred: its delivery fails, retried in ~5 s
+      expect(receiver.received).toHaveLength(1);
+      advance(60 * SECOND); // the mail retry is due: the message is sent
+      await rig.worker.drain();
+      receiver.answer({ status: 500 });
+      // the deferred event's retry is due and fails again; the sent event must not overtake it
+      await webhooks.drain();
+      expect(receiver.events().map((e) => e.type)).toEqual([
+        'message.delivery_delayed',
+        'message.delivery_delayed',
+      ]);
+      advance(10 * 60 * SECOND);
+      await webhooks.drain();
+      expect(receiver.events().map((e) => e.type)).toEqual([
+        'message.delivery_delayed',
+        'message.delivery_delayed',
+        'message.delivery_delayed',
+        'message.sent',
+      ]);
+    });
+  });
+
+  describe('recipient events', () => {
+    it('sends recipient.suppressed and recipient.unsuppressed for the suppressions API', async () => {
+      const email = address('manual');
+      await ok('/v1/suppressions/add', { email, note: 'asked by phone' });
+      await ok('/v1/suppressions/remove', { email });
+      await webhooks.drain();
+      const events = receiver.received.map((r) => receiver.verify(r, endpoint.secret));
+      expect(events.map((e) => [e.type, e.data.reason])).toEqual([
+        ['recipient.suppressed', 'manual'],
+        ['recipient.unsuppressed', 'manual'],
+      ]);
+      expect(events[0]!.data).toMatchObject({ email, emailMasked: 'm***@example.com', until: null });
+    });
+
+    it('sends recipient.unsubscribed from the unsubscribe page and recipient.resubscribed for the opt-in', async () => {
+      const email = address('optout');
+      const token = createUnsubscribeToken(h.runtime.deps.keys.unsubscribe, {
+        environmentId: s.environmentId,
+        email,
+        scope: 'app_notifications',
+      });
+      const page = await h.request({
+        method: 'POST',
+        url: `/u/${token}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      expect(page.statusCode).toBe(200);
+      await ok('/v1/recipients/resubscribe', { email, scope: 'app_notifications' });
+      await webhooks.drain();
+      expect(
+        receiver.received.map((r) => receiver.verify(r, endpoint.secret)).map((e) => [e.type, e.data.email]),
+      ).toEqual([
+        ['recipient.unsubscribed', email],
+        ['recipient.resubscribed', email],
+      ]);
+    });
+  });
+
+  describe('retries', () => {
+    it('retries a failure on the schedule, honours a longer Retry-After, and keeps each attempt with its status, body and next attempt', async () => {
+      receiver.answer({ status: 500, body: 'boom' }, { status: 503, headers: { 'retry-after': '3000' } });
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      const list = async () =>
+        (await ok('/v1/webhooks/deliveries/list', { endpointId: endpoint.id })).attempts;
+      const [first] = await list();
+      expect(first).toMatchObject({
+        attempt: 1,
+        outcome: 'failed',
+        statusCode: 500,
+        responseBody: 'boom',
+        eventType: 'webhook.test',
+      });
+      const wait = Date.parse(first.nextAttemptAt) - h.clock.now().getTime();
+      expect(wait).toBeGreaterThanOrEqual(RETRY_DELAYS_S[0] * 900);
+      expect(wait).toBeLessThanOrEqual(RETRY_DELAYS_S[0] * 1100);
+      advance(4 * SECOND);
+      expect(await webhooks.drain()).toBe(0); // not due yet
+      advance(2 * SECOND);
+      await webhooks.drain();
+      const [second] = await list();
+      expect(second).toMatchObject({ attempt: 2, statusCode: 503 });
+      // the schedule's next wait is 5 minutes; the receiver asked for 50
+      expect(Date.parse(second.nextAttemptAt) - h.clock.now().getTime()).toBe(3_000_000);
+      advance(3_000 * SECOND);
+      await webhooks.drain();
+      const attempts = await list();
+      expect(attempts.map((a: { attempt: number; outcome: string }) => [a.attempt, a.outcome])).toEqual([
+        [3, 'succeeded'],
+        [2, 'failed'],
+        [1, 'failed'],
+      ]);
+      // the same webhook-id on every attempt
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    });
+
+    it('treats a redirect as a failure and does not follow it; a timeout as a failure', async () => {
+      receiver.answer(
+        { status: 302, headers: { location: `${receiver.url}/elsewhere` } },
+        { status: 200, hang: true },
+      );
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      advance(6 * SECOND);
+      await webhooks.drain();
+      expect(receiver.received.map((r) => r.path)).toEqual(['/hooks', '/hooks']);
+      const attempts = (await ok('/v1/webhooks/deliveries/list', { endpointId: endpoint.id })).attempts;
+      expect(attempts[1]).toMatchObject({ outcome: 'failed', statusCode: 302 });
+      expect(attempts[1].error).toContain('redirect');
+      expect(attempts[0]).toMatchObject({ outcome: 'failed', statusCode: null });
+      expect(attempts[0].error).toMatch(/^timeout/);
+    });
+
+    it('disables an endpoint that answers 410 at once, audited, and attempts nothing more until it is enabled', async () => {
+      receiver.answer({ status: 410 });
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      expect((await ok('/v1/webhooks/get', { endpointId: endpoint.id })).endpoint).toMatchObject({
+        enabled: false,
+        disabledReason: 'gone',
+      });
+      const audit = await ok('/v1/audit/list', { action: ['webhook_endpoint.disabled'] });
+      expect(audit.events[0]).toMatchObject({ targetId: endpoint.id, details: { reason: 'gone' } });
+      await send(address('ok'));
+      await deliver();
+      expect(receiver.received).toHaveLength(1);
+      await ok('/v1/webhooks/update', { endpointId: endpoint.id, enabled: true });
+      await send(address('ok'));
+      await deliver();
+      expect(receiver.events().map((e) => e.type)).toEqual(['webhook.test', 'message.sent']);
+    });
+
+    it('disables an endpoint whose deliveries have all failed for 5 days', async () => {
+      receiver.answer({ status: 500 }, { status: 500 });
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      advance(5 * 86_400 * SECOND);
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.runOnce();
+      expect((await ok('/v1/webhooks/get', { endpointId: endpoint.id })).endpoint.disabledReason).toBe(
+        'failing',
+      );
+    });
+  });
+
+  describe('signing secrets', () => {
+    it('signs with the old and the new secret for 24 hours after a rotation, then with the new one only', async () => {
+      const rotated = await ok('/v1/webhooks/rotate-secret', { endpointId: endpoint.id });
+      expect(rotated.secret).not.toBe(endpoint.secret);
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      const during = receiver.received[0]!;
+      expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      expect(receiver.verify(during, endpoint.secret).type).toBe('webhook.test');
+      expect(receiver.verify(during, rotated.secret).type).toBe('webhook.test');
+      advance(24 * 3_600 * SECOND + SECOND);
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      const after = receiver.received[1]!;
+      expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+      expect(() => receiver.verify(after, endpoint.secret)).toThrow();
+      expect(receiver.verify(after, rotated.secret).type).toBe('webhook.test');
+    });
+  });
+
+  describe('replay', () => {
+    it('replays one event with the same webhook-id, and every failed event of an endpoint in a range', async () => {
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      const id = String(receiver.received[0]!.headers['webhook-id']);
+      expect((await ok('/v1/webhooks/deliveries/replay', { eventId: id })).queued).toBe(1);
+      await webhooks.drain();
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([id, id]);
+      const missing = await call('/v1/webhooks/deliveries/replay', {
+        eventId: 'evt_01JD0000000000000000000000',
+      });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().error.code).toBe('webhook_event_not_found');
+      expect((await ok('/v1/webhooks/deliveries/replay', { endpointId: endpoint.id })).queued).toBe(0);
+    });
+  });
+});
+
+runCommonRouteTests('createWebhook', () => h);
+runCommonRouteTests('listWebhooks', () => h);
+runCommonRouteTests('getWebhook', () => h);
+runCommonRouteTests('updateWebhook', () => h);
+runCommonRouteTests('deleteWebhook', () => h);
+runCommonRouteTests('rotateWebhookSecret', () => h);
+runCommonRouteTests('testWebhook', () => h);
+runCommonRouteTests('listWebhookDeliveries', () => h);
+runCommonRouteTests('replayWebhookDeliveries', () => h);
