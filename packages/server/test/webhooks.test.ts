@@ -377,6 +377,29 @@ describe('webhooks', () => {
     });
   });
 
+  describe('the runner', () => {
+    it('keeps claiming a backlog held back by the per-endpoint cap, without waiting for the poll', async () => {
+      const capped = new WebhookWorker(h.runtime.deps, {
+        concurrency: 8,
+        perEndpoint: 2,
+        leaseMs: 300_000,
+        pollMs: 3_600_000,
+        timeoutMs: 2000,
+        allowPrivate: true,
+      });
+      for (let i = 0; i < 12; i++) await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      capped.start();
+      try {
+        const deadline = Date.now() + 5000;
+        while (receiver.received.length < 12 && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 10));
+      } finally {
+        await capped.stop();
+      }
+      expect(receiver.received).toHaveLength(12);
+    });
+  });
+
   describe('signing secrets', () => {
     it('signs with the old and the new secret for 24 hours after a rotation, then with the new one only', async () => {
       const rotated = await ok('/v1/webhooks/rotate-secret', { endpointId: endpoint.id });

@@ -41,6 +41,12 @@ export interface RunnerOptions {
   pollMs: number;
   /** For the log lines: "delivery", "webhooks". */
   name: string;
+  /**
+   * Whether a claim that found fewer items than it asked for means nothing more is due (default).
+   * False for a queue whose claim holds some due items back (the webhooks' cap per endpoint): only
+   * a claim that found nothing waits for a signal or the poll.
+   */
+  shortClaimMeansEmpty?: boolean;
 }
 
 type RunnerDeps = Pick<Deps, 'clock' | 'log'> & {
@@ -150,7 +156,8 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
         if (free <= 0 || (this.inFlight > 0 && free < Math.ceil(this.opts.concurrency / 4))) break;
         const seq = this.newsSeq;
         const batch = await this.claim(free);
-        if (batch.length < free && seq === this.newsSeq) this.mayHaveMore = false;
+        const isShort = this.opts.shortClaimMeansEmpty === false ? batch.length === 0 : batch.length < free;
+        if (isShort && seq === this.newsSeq) this.mayHaveMore = false;
         for (const item of batch) {
           this.inFlight++;
           void this.run(item).finally(() => {

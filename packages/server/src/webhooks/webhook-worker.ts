@@ -70,7 +70,14 @@ export class WebhookWorker {
         extendLeases: (tokens, lockedUntil) => extendDeliveryLeases(deps.db, tokens, lockedUntil),
         work: (d) => this.deliver(d),
       },
-      { concurrency: opts.concurrency, leaseMs: opts.leaseMs, pollMs: opts.pollMs, name: 'webhooks' },
+      {
+        concurrency: opts.concurrency,
+        leaseMs: opts.leaseMs,
+        pollMs: opts.pollMs,
+        name: 'webhooks',
+        // a claim holds back what is over an endpoint's cap or waits behind an earlier event
+        shortClaimMeansEmpty: false,
+      },
     );
   }
 
