@@ -146,7 +146,12 @@ export interface Cluster {
   close(opts: { keepLogs: boolean }): Promise<void>;
 }
 
-export async function startCluster(): Promise<Cluster> {
+export interface ClusterOptions {
+  /** Settings added to every process's environment (a scenario's own, e.g. the webhook runner's). */
+  env?: Record<string, string>;
+}
+
+export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const postgres = new PostgresServer(base.hostname, Number(base.port || 5432));
   await postgres.ensureStarted();
@@ -183,6 +188,7 @@ export async function startCluster(): Promise<Cluster> {
     MAILSVC_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
     MAILSVC_SMTP_POOL_SIZE: String(WORKER_CONCURRENCY),
     LOG_LEVEL: 'warn',
+    ...opts.env,
   };
 
   const processes: MailsvcProcess[] = [];
