@@ -163,7 +163,8 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
           void this.run(item).finally(() => {
             this.inFlight--;
             this.notifyIdle();
-            this.wake(false);
+            // Where a claim holds items back (a cap), a finished item may be what held one back.
+            this.wake(this.opts.shortClaimMeansEmpty === false);
           });
         }
       } while (this.isWakePending && this.isRunning && this.mayHaveMore);

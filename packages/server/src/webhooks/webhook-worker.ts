@@ -39,7 +39,7 @@ function failureOf(r: WebhookResponse): string | null {
   if (r.status >= 200 && r.status < 300) return null;
   if (r.status >= 300 && r.status < 400)
     return `redirect to ${r.location ?? '(no Location)'}: not followed (give the final URL)`;
-  return null;
+  return `answered ${r.status}${r.status === 410 ? ' Gone: the endpoint is disabled' : ''}`;
 }
 
 export class WebhookWorker {
