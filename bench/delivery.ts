@@ -23,7 +23,8 @@
 // round into DIR (summarise with `node bench/cpu-profile-summary.mjs DIR/…`); BENCH_WORKER_ENV='{"K":"V"}'
 // sets worker settings instead of the defaults; BENCH_VARIANT_ENV='{"K":"V"}' adds a worker round
 // (the key DROP_LIST_INDEXES="1": that round without the message list's indexes, as before issue 26;
-// CLAIM_BEFORE_SCHEDULING="1": with the claim as before scheduled sends, no queueing of due ones)
+// CLAIM_BEFORE_SCHEDULING="1": with the claim as before scheduled sends, no queueing of due ones;
+// WEBHOOK_ENDPOINTS="2": with that many webhook endpoints subscribed to every event, issue 27)
 // with those settings to every round, reported beside the defaults (a "NODE_FLAGS" key: a JSON
 // list of node flags for it); BENCH_WORKER_NODE_FLAGS='["--flag"]' node flags for every worker)
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -34,8 +35,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getTemplate, renderVersion, validateTemplateData } from '@mailsvc/templates';
 import { simpleParser } from 'mailparser';
+import { insertEndpoint } from '../packages/server/src/db/repositories/webhook-endpoints.js';
 import { SIGNED_HEADERS } from '../packages/server/src/delivery/dkim.js';
 import { checkDkim } from '../packages/server/src/dev/inbox/check-dkim.js';
+import { newId } from '../packages/server/src/ids.js';
+import { newWebhookSecret } from '../packages/server/src/webhooks/signing.js';
 import { openBenchTenant } from './bench-tenant.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -275,6 +279,8 @@ async function main() {
       DATABASE_URL: runtime.config.DATABASE_URL!,
       MAILSVC_SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
       MAILSVC_PUBLIC_URL: 'https://mail.bench.test',
+      // the WEBHOOK_ENDPOINTS variant's receiver is on 127.0.0.1 (no effect on mail)
+      MAILSVC_WEBHOOK_ALLOW_PRIVATE: 'true',
       MAILSVC_DATA_DIR: path.join(tmp, 'data'),
       ...WORKER_ENV,
     };
@@ -352,7 +358,64 @@ async function main() {
         await pool.query(now);
       }
     }
+    /**
+     * A round with `n` webhook endpoints subscribed to every event (issue 27), to a receiver in its
+     * own process: the worker delivers mail and, beside it, each message's events to every
+     * endpoint. What the receiver got during the round is reported; the endpoints are deleted
+     * after it (with whatever deliveries were still waiting).
+     */
+    let receiver: { port: number; child: ChildProcess; count: number } | undefined;
+    const webhookCounts: number[] = [];
+    async function withWebhookEndpoints<T>(n: number, round: () => Promise<T>): Promise<T> {
+      if (!receiver) {
+        const child = fork(path.join(ROOT, 'bench/webhook-receiver.mjs'));
+        const r = { port: 0, child, count: 0 };
+        await new Promise<void>((resolve) =>
+          child.on('message', (m: { port?: number; events?: unknown[] }) => {
+            if (m.port) {
+              r.port = m.port;
+              resolve();
+            } else r.count += m.events!.length;
+          }),
+        );
+        receiver = r;
+      }
+      const env = await runtime.deps.db
+        .selectFrom('environments')
+        .select(['id', 'tenant_id'])
+        .executeTakeFirstOrThrow();
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const e = await insertEndpoint(
+          runtime.deps.db,
+          {
+            id: newId('whe'),
+            tenantId: env.tenant_id,
+            environmentId: env.id,
+            url: `http://127.0.0.1:${receiver.port}/hooks/${i}`,
+            description: 'bench',
+            eventTypes: null,
+            enabled: true,
+            secret: newWebhookSecret(),
+          },
+          new Date(),
+        );
+        ids.push(e.id);
+      }
+      const before = receiver.count;
+      try {
+        return await round();
+      } finally {
+        webhookCounts.push(receiver.count - before);
+        await runtime.deps.db.deleteFrom('webhook_endpoints').where('id', 'in', ids).execute();
+        await runtime.deps.db.deleteFrom('webhook_events').execute();
+      }
+    }
     async function worker(isMeasured: boolean, env = workerEnv): Promise<Round> {
+      if (Number(env.WEBHOOK_ENDPOINTS ?? 0) > 0)
+        return withWebhookEndpoints(Number(env.WEBHOOK_ENDPOINTS), () =>
+          worker(isMeasured, { ...env, WEBHOOK_ENDPOINTS: '0' }),
+        );
       if (env.DROP_LIST_INDEXES === '1')
         return withoutListIndexes(() => worker(isMeasured, { ...env, DROP_LIST_INDEXES: '0' }));
       if (env.CLAIM_BEFORE_SCHEDULING === '1')
@@ -492,6 +555,10 @@ async function main() {
     console.log(
       `\nCPU per message during the worker rounds (ms, medians): worker main thread ${split('mainThread')}, worker's other threads (RSA on libuv's pool, GC helpers) ${split('otherThreads')}, PostgreSQL backends ${split('postgres')}, SMTP sink ${split('sink')}`,
     );
+    if (webhookCounts.length > 0)
+      console.log(
+        `Webhook requests the receiver got during each WEBHOOK_ENDPOINTS round (events of that round and earlier ones still due): ${webhookCounts.join(', ')}`,
+      );
     const names = [...new Set(results.flatMap((r) => [...r.worker.threads!.keys()]))];
     console.log(
       `The worker's CPU by thread name (ms per message, medians): ${names
@@ -510,6 +577,8 @@ async function main() {
     console.log(
       `\nPick-up latency, accept → at the sink (${PICKUPS} single messages, an idle worker process): p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${latencies.at(-1)} ms`,
     );
+    // (a receiver left by a throw exits with this process: it stops when its IPC channel closes)
+    receiver?.child.kill();
   } finally {
     load?.kill('SIGKILL');
     sink.child.kill();

@@ -1,7 +1,8 @@
 // Verifying mailsvc's webhooks (Standard Webhooks): the signature over `id.timestamp.body` with the
 // endpoint's secret, any of the space-separated signatures (two during a secret's rotation), a
-// timestamp within 5 minutes (a replayed request is refused), then the body parsed into the typed
-// event union. WebCrypto only: Node 20+, browsers' workers, Deno, Cloudflare Workers.
+// timestamp within 5 minutes (an old request replayed is refused; within the window, de-duplicate
+// on webhook-id), then the body parsed into the typed event union. WebCrypto only: Node 20+,
+// browsers' workers, Deno, Cloudflare Workers.
 import type { WebhookEvent } from './generated/core.js';
 
 /** How far a webhook's timestamp may be from the clock, either way. */
@@ -62,8 +63,12 @@ export async function verifyWebhook(
   } catch {
     throw new WebhookVerificationError('the secret is not a whsec_ secret');
   }
-  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
-  const signed = new TextEncoder().encode(`${id}.${timestamp}.${text}`);
+  // The bytes as received are what was signed (decoding first would drop a BOM or mend bad UTF-8).
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const prefix = new TextEncoder().encode(`${id}.${timestamp}.`);
+  const signed = new Uint8Array(prefix.length + bytes.length);
+  signed.set(prefix);
+  signed.set(bytes, prefix.length);
   for (const candidate of signatures.split(' ')) {
     const [version, value] = candidate.split(',', 2);
     if (version !== 'v1' || !value) continue;
@@ -76,7 +81,7 @@ export async function verifyWebhook(
     // subtle.verify compares in constant time
     if (await crypto.subtle.verify('HMAC', key, mac, signed)) {
       try {
-        return JSON.parse(text) as WebhookEvent;
+        return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as WebhookEvent;
       } catch {
         throw new WebhookVerificationError('the body is not JSON');
       }

@@ -3,7 +3,8 @@
 // Starts `mailsvc start` on a temporary data directory and free ports, sends a few messages
 // through the API, then drives headless Chromium over the list and a message (each tab), and
 // checks on the way what a screenshot cannot show: no horizontal overflow, a link in the
-// message frame opens a new tab, the list updates itself when mail arrives, delete works.
+// message frame opens a new tab, the list updates itself when mail arrives, delete works; and the
+// Webhooks tab (with MAILSVC_WEBHOOK_ALLOW_PRIVATE=true): a test event appears live, verified.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ async function startService(dataDir: string): Promise<{ child: ChildProcess; bas
       HOST: '127.0.0.1',
       MAILSVC_WRAPPER_PORT: String(wrapperPort),
       MAILSVC_INBOUND_ENABLED: 'false',
+      MAILSVC_WEBHOOK_ALLOW_PRIVATE: 'true',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,6 +71,16 @@ async function captured(base: string, to: string): Promise<{ id: string; codes: 
   throw new Error(`nothing captured for ${to}`);
 }
 
+async function call(base: string, apiKey: string, path: string, body: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path} failed: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, unknown> & { endpoint?: { endpointId: string } }>;
+}
+
 async function overflow(page: Page): Promise<string | null> {
   const { scroll, width } = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,
@@ -104,6 +116,10 @@ try {
   await send(base, apiKey, { templateId: 'login-code', to: 'Jane@Example.com', data: { code: '482913' } });
   const login = await captured(base, 'jane@example.com');
   note(`login code read through the API: ${login.codes.join(', ')}`);
+  const catcher = await call(base, apiKey, '/v1/webhooks/create', {
+    url: `${base}/dev/inbox/webhooks/catch`,
+  });
+  const endpointId = catcher.endpoint!.endpointId;
 
   for (const width of [375, 1280]) {
     const context = await browser.newContext({ viewport: { width, height: width < 600 ? 812 : 900 } });
@@ -156,6 +172,17 @@ try {
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(`${base}/dev/inbox`);
     note(`${width}px delete: back on the list, ${await page.locator('tbody tr').count()} messages`);
+
+    // The Webhooks tab: a test event sent while the page is open appears, verified.
+    await page.goto(`${base}/dev/inbox/webhooks`);
+    await page.getByText('Live', { exact: true }).waitFor();
+    const before = await page.locator('article.hook').count();
+    await call(base, apiKey, '/v1/webhooks/test', { endpointId });
+    await page.locator('article.hook').nth(before).waitFor({ timeout: 10_000 });
+    const badge = await page.locator('article.hook .badge').first().textContent();
+    note(`${width}px webhooks: a test event appeared live, ${badge}`);
+    await page.screenshot({ path: path.join(outDir, `webhooks-${width}.png`), fullPage: true });
+    note(`${width}px webhooks: ${(await overflow(page)) ?? 'no horizontal overflow'}`);
     if (errors.length > 0) note(`${width}px console errors: ${errors.join(' | ')}`);
     await context.close();
   }

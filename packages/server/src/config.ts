@@ -304,7 +304,33 @@ export function loadConfig(
   return Object.freeze(values) as Config;
 }
 
-/** docs/configuration.md, generated from the table above. */
+/**
+ * The settings of commands that call a running service's API instead of opening its database
+ * (`mailsvc webhooks listen`): read apart from the service's, which they do not need.
+ */
+const apiCallerSpec = {
+  MAILSVC_URL: {
+    description: 'Base URL of the mailsvc API that `mailsvc webhooks listen` calls (its `--url` wins).',
+    default: 'http://127.0.0.1:3000',
+    parse: httpUrl({ base: true }),
+  },
+  MAILSVC_API_KEY: {
+    description:
+      'The full-scope API key (`msk_…`) `mailsvc webhooks listen` calls it with (its `--api-key` wins): the key of the environment whose events it forwards. (`mailsvc wrapper` reads a key of the same name: packages/wrapper/README.md.)',
+    parse: str({ minLength: 1 }),
+    secret: true,
+  },
+} satisfies Record<string, Setting<unknown>>;
+
+export type ApiCallerConfig = SettingsOf<typeof apiCallerSpec>;
+
+export function loadApiCallerConfig(env: Record<string, string | undefined> = process.env): ApiCallerConfig {
+  const { values, problems } = readSettings(apiCallerSpec, env);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(values) as ApiCallerConfig;
+}
+
+/** docs/configuration.md, generated from the tables above. */
 export function renderConfigurationDoc(): string {
   const rows = settingsTableRows(spec);
   return [
@@ -318,6 +344,15 @@ export function renderConfigurationDoc(): string {
     '| key | default | meaning |',
     '|---|---|---|',
     ...rows,
+    '',
+    '## Commands that call the API',
+    '',
+    '`mailsvc webhooks listen` calls a running service over its API instead of opening the database, and reads',
+    'only these:',
+    '',
+    '| key | default | meaning |',
+    '|---|---|---|',
+    ...settingsTableRows(apiCallerSpec),
     '',
   ].join('\n');
 }

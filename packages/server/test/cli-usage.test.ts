@@ -49,6 +49,26 @@ describe('mailsvc arguments', () => {
     }
   });
 
+  it('prints the webhooks usage for webhooks --help, and refuses listen without --forward-to, with a bad one, or without a key, with exit 2', async () => {
+    const help = await run(['webhooks', '--help'], baseEnv(dataDir));
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: mailsvc webhooks listen --forward-to URL');
+    expect(help.stdout).toContain('MAILSVC_WEBHOOK_ALLOW_PRIVATE=true');
+    for (const [args, text] of [
+      [['webhooks', 'listen'], '--forward-to is required'],
+      [['webhooks', 'listen', '--forward-to', 'localhost:4000'], '--forward-to: expected an http URL'],
+      [['webhooks', 'listen', '--forward-to', 'http://localhost:4000', '--url', 'ftp://x'], '--url must be'],
+      [['webhooks', 'listen', '--forward-to', 'http://localhost:4000'], 'needs a full-scope API key'],
+      [['webhooks', 'forward'], "unknown action 'forward'"],
+    ] as const) {
+      const r = await run([...args], baseEnv(dataDir));
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr, args.join(' ')).toContain(text);
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('stops quietly when its output is cut short (mailsvc templates list | head -1)', async () => {
     const r = await new Promise<Result>((resolve, reject) => {
       const child = spawn(

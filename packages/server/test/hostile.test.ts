@@ -2358,6 +2358,27 @@ function routes(): RouteSpec[] {
       allowed: [...get, 'DELETE'],
       headers: {},
     },
+    {
+      endpoint: 'GET /dev/inbox/webhooks',
+      url: '/dev/inbox/webhooks',
+      allowed: get,
+      headers: {},
+      isHtmlRoute: true,
+    },
+    // A cross-site Origin, so that an allowed POST or DELETE is refused: nothing is caught or deleted.
+    {
+      endpoint: 'POST /dev/inbox/webhooks/catch',
+      url: '/dev/inbox/webhooks/catch',
+      allowed: ['POST'],
+      headers: { origin: 'http://attacker.example', ...json },
+      body: '{"type":"webhook.test"}',
+    },
+    {
+      endpoint: 'GET|DELETE /dev/inbox/api/webhooks',
+      url: '/dev/inbox/api/webhooks',
+      allowed: [...get, 'DELETE'],
+      headers: { origin: 'http://attacker.example' },
+    },
   ];
 }
 

@@ -99,6 +99,7 @@ describe('retention', () => {
       stoppedJobMessages: 0,
       jobData: 0,
       jobs: 0,
+      webhookRows: 0,
     });
   });
 

@@ -10,6 +10,7 @@ import { seedRoomyScope } from '@mailsvc/testkit/hostile-corpus';
 import { startSinkWorker } from '@mailsvc/testkit/smtp-sink';
 import { startWebhookReceiver, type WebhookReceiver } from '@mailsvc/testkit/webhook-receiver';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sweepOnce } from '../src/delivery/retention.js';
 import { createUnsubscribeToken } from '../src/domain/consent/unsubscribe-token.js';
 import { closeEgressAgents } from '../src/webhooks/egress.js';
 import { RETRY_DELAYS_S } from '../src/webhooks/retry-schedule.js';
@@ -397,6 +398,53 @@ describe('webhooks', () => {
         await capped.stop();
       }
       expect(receiver.received).toHaveLength(12);
+    });
+  });
+
+  describe('fairness', () => {
+    it("serves every endpoint from its own due deliveries: one endpoint's backlog does not hold back another's event", async () => {
+      const capped = new WebhookWorker(h.runtime.deps, {
+        concurrency: 8,
+        perEndpoint: 2,
+        leaseMs: 300_000,
+        pollMs: 3_600_000,
+        timeoutMs: 2000,
+        allowPrivate: true,
+      });
+      for (let i = 0; i < 40; i++) await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      advance(1000);
+      const other = await ok('/v1/webhooks/create', { url: `${receiver.url}/other` });
+      const { eventId } = await ok('/v1/webhooks/test', { endpointId: other.endpoint.endpointId });
+      advance(1000);
+      expect(await capped.runOnce()).toBe(3); // 2 of the backlog (its cap) and the other endpoint's
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toContain(eventId);
+    });
+  });
+
+  describe('retention', () => {
+    it('deletes attempts, finished deliveries and their events after 30 days, and keeps what still waits', async () => {
+      const { eventId: delivered } = await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      receiver.answer({ status: 500 });
+      const { eventId: waiting } = await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain(); // failed once: pending, retried in ~5 s
+      const db = h.runtime.deps.db;
+      const rowsOf = async (eventId: string) => ({
+        attempts: (
+          await db.selectFrom('webhook_attempts').select('id').where('event_id', '=', eventId).execute()
+        ).length,
+        deliveries: (
+          await db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId).execute()
+        ).length,
+        events: (await db.selectFrom('webhook_events').select('id').where('id', '=', eventId).execute())
+          .length,
+      });
+      expect(await rowsOf(delivered)).toEqual({ attempts: 1, deliveries: 1, events: 1 });
+      advance(31 * 86_400 * SECOND);
+      expect((await sweepOnce(h.runtime.deps)).webhookRows).toBeGreaterThanOrEqual(4);
+      expect(await rowsOf(delivered)).toEqual({ attempts: 0, deliveries: 0, events: 0 });
+      // its attempt is past 30 days; the delivery that still waits and its event stay
+      expect(await rowsOf(waiting)).toEqual({ attempts: 0, deliveries: 1, events: 1 });
     });
   });
 

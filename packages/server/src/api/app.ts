@@ -71,7 +71,7 @@ export interface AppOptions {
   /** Enables /admin/v1 with this bearer token. */
   adminToken?: string | undefined;
   /** Extra route groups (dev pages) registered with the same conventions. */
-  extraRoutes?: ((app: FastifyInstance) => void)[];
+  extraRoutes?: ((app: FastifyInstance) => unknown)[];
   /**
    * Called when a route answers an error code its contract does not declare (tests fail on it;
    * in production it is logged).
@@ -222,7 +222,13 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   await unsubscribeRoutes(app, deps);
   await registerOpenApiRoutes(app);
   if (opts.adminToken) adminRoutes(app, deps);
-  for (const register of opts.extraRoutes ?? []) register(app);
+  for (const register of opts.extraRoutes ?? []) {
+    // A group that registers a scope of its own (app.register) returns a promise: awaited, so its
+    // routes are in place before add405s() reads them. (Not the app a route method returns: it is
+    // thenable too, and awaiting it would load the plugins early.)
+    const registering = register(app);
+    if (registering instanceof Promise) await registering;
+  }
 }
 
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {

@@ -23,6 +23,9 @@ Commands:
                         a CSV file into the contacts of the environment's tenant
   templates list|show|render
                         the template catalogue (mailsvc templates --help)
+  webhooks listen --forward-to URL [--events TYPE,…]
+                        forward an environment's webhook events to an app on this machine, over
+                        the API (MAILSVC_URL, MAILSVC_API_KEY; mailsvc webhooks --help)
   docs                  regenerate docs/configuration.md, docs/errors.md and docs/openapi.json
   --version, -v         print the version
 
@@ -86,6 +89,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await (await import('./contacts.js')).runContacts(rest, io);
       case 'templates':
         return await (await import('./templates.js')).runTemplates(rest, io);
+      case 'webhooks':
+        return await (await import('./webhooks.js')).runWebhooks(rest, io);
       case 'docs':
         return await (await import('./docs.js')).runDocs(rest, io);
       case '--version':

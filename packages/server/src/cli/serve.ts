@@ -135,7 +135,16 @@ function bannerLines({
           ? [`  Wrapper    not started: ${wrapper}`]
           : [`  Wrapper    ${wrapper.url}`]
         : []),
-      ...(devPages.inbox ? [`  Inbox      ${baseUrl}/dev/inbox`] : []),
+      ...(devPages.inbox
+        ? [
+            `  Inbox      ${baseUrl}/dev/inbox`,
+            `  Webhooks   ${baseUrl}/dev/inbox/webhooks (${
+              config.MAILSVC_WEBHOOK_ALLOW_PRIVATE
+                ? `a catcher for endpoints: ${baseUrl}/dev/inbox/webhooks/catch`
+                : 'its catcher needs MAILSVC_WEBHOOK_ALLOW_PRIVATE=true'
+            })`,
+          ]
+        : []),
       '',
       'Try it:',
       `  curl -s ${baseUrl}/v1/quota -H 'Authorization: Bearer ${devKey}'`,

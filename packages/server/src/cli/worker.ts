@@ -1,5 +1,6 @@
 import { type Config, loadConfig } from '../config.js';
 import { releaseAllLeases } from '../db/repositories/queue.js';
+import { releaseAllDeliveryLeases } from '../db/repositories/webhook-queue.js';
 import { createTransport } from '../delivery/create-transport.js';
 import { RetentionSweeper } from '../delivery/retention.js';
 import { inboxDir } from '../delivery/transports/capture.js';
@@ -39,9 +40,14 @@ export function checkDeliverySettings(config: Config): void {
 export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean }): Promise<RunningDelivery> {
   const { config } = deps;
   if (opts.isSoleWorker) {
-    const released = await releaseAllLeases(deps.db, deps.clock.now());
+    const released =
+      (await releaseAllLeases(deps.db, deps.clock.now())) +
+      (await releaseAllDeliveryLeases(deps.db, deps.clock.now()));
     if (released > 0)
-      deps.log.warn({ released }, 'took over messages claimed by a process that stopped unexpectedly');
+      deps.log.warn(
+        { released },
+        'took over messages and webhook deliveries claimed by a process that stopped unexpectedly',
+      );
   }
   const transport = createTransport(config);
   const worker = new DeliveryWorker(deps, transport, {

@@ -1,12 +1,14 @@
 // The retention sweep, run by every worker process: at start and then every interval, deletes
 // message metadata older than MAILSVC_RETENTION_DAYS and expired idempotency records, in batches,
 // a bounded number per run so a large backlog is worked off over several runs.
+import { WEBHOOK_ATTEMPT_RETENTION_DAYS } from '@mailsvc/contract/api';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   deleteExpiredIdempotencyKeys,
   deleteExpiredIntakeIds,
   deleteJobsBefore,
   deleteMessagesBefore,
+  deleteWebhookRowsBefore,
   dropFinishedJobData,
   settleStoppedJobMessages,
 } from '../db/repositories/retention.js';
@@ -27,6 +29,8 @@ export interface SweepResult {
   jobData: number;
   /** Bulk sends past retention whose messages are gone. */
   jobs: number;
+  /** Webhook attempts, finished deliveries and events past their 30 days (or the retention, if shorter). */
+  webhookRows: number;
 }
 
 /** One run: batches until one comes back short or the run's allowance is spent. */
@@ -40,6 +44,7 @@ export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Pr
     stoppedJobMessages: 0,
     jobData: 0,
     jobs: 0,
+    webhookRows: 0,
   };
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
     const n = await deleteMessagesBefore(deps.db, before, RETENTION_BATCH);
@@ -63,6 +68,14 @@ export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Pr
   }
   result.jobData = await dropFinishedJobData(deps.db, RETENTION_BATCH);
   result.jobs = await deleteJobsBefore(deps.db, before, RETENTION_BATCH);
+  const webhookBefore = new Date(
+    now.getTime() - Math.min(WEBHOOK_ATTEMPT_RETENTION_DAYS, deps.config.MAILSVC_RETENTION_DAYS) * DAY_MS,
+  );
+  for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+    const n = await deleteWebhookRowsBefore(deps.db, webhookBefore, RETENTION_BATCH);
+    result.webhookRows += n;
+    if (n < RETENTION_BATCH) break;
+  }
   return result;
 }
 

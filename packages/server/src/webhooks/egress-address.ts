@@ -84,6 +84,8 @@ const IPV6_RANGES = [
   v6('2001::/32', 'Teredo'),
   v6('2001:2::/48', 'benchmarking'),
   v6('2001:10::/28', 'ORCHID'),
+  v6('2001:20::/28', 'ORCHIDv2'),
+  v6('3fff::/20', 'documentation'),
   v6('2001:db8::/32', 'documentation'),
   v6('fc00::/7', 'unique-local'),
   v6('fe80::/10', 'link-local'),
@@ -131,8 +133,12 @@ export function isPublicAddress(ip: string): boolean {
 
 const withArticle = (kind: string) => `${/^(?:[aeioAEIO]|un[^i])/.test(kind) ? 'an' : 'a'} ${kind}`;
 
-export function refusedHostReason(host: string, kind: string, resolved?: string): string {
-  const via = resolved === undefined ? 'is' : `resolves to ${resolved},`;
+/**
+ * Why a host is refused. A name's resolved address is not named: the answer goes to the API's
+ * caller and into the attempt log, and would map the operator's internal names to addresses.
+ */
+export function refusedHostReason(host: string, kind: string, isResolved = false): string {
+  const via = isResolved ? 'resolves to' : 'is';
   return `the URL's host ${host} ${via} ${withArticle(kind)} address: ${ALLOW_PRIVATE_HINT}`;
 }
 

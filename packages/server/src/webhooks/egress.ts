@@ -44,8 +44,25 @@ export interface WebhookRequest {
 type Target = { address: string; family: 4 | 6 };
 type EgressError = NonNullable<WebhookResponse['error']>;
 
-const defaultLookup: WebhookLookup = async (host) =>
-  (await dns.promises.lookup(host, { all: true, verbatim: true })) as Target[];
+/**
+ * getaddrinfo runs on libuv's thread pool (4 threads, which also sign DKIM) and cannot be
+ * cancelled: a name whose server never answers would hold a thread past our timeout. At most
+ * LOOKUPS_AT_ONCE lookups run at a time, a slot freed only when its lookup really ends, so hostile
+ * names can stall webhooks (each waits its request timeout) but never the pool.
+ */
+const LOOKUPS_AT_ONCE = 2;
+let lookupsRunning = 0;
+const lookupQueue: (() => void)[] = [];
+const defaultLookup: WebhookLookup = async (host) => {
+  if (lookupsRunning >= LOOKUPS_AT_ONCE) await new Promise<void>((r) => lookupQueue.push(r));
+  lookupsRunning++;
+  try {
+    return (await dns.promises.lookup(host, { all: true, verbatim: true })) as Target[];
+  } finally {
+    lookupsRunning--;
+    lookupQueue.shift()?.();
+  }
+};
 
 // Keep-alive pools, one per protocol and per allowPrivate: a pooled socket was connected to an
 // address checked under its own policy, so a request never reuses a socket the other policy made.
@@ -93,7 +110,7 @@ async function resolveTarget(url: URL, req: WebhookRequest, deadline: number): P
   for (const { address } of found) {
     const kind = addressKind(address);
     if (kind !== null && !req.allowPrivate) {
-      return { kind: 'refused', message: refusedHostReason(host, kind, address) };
+      return { kind: 'refused', message: refusedHostReason(host, kind, true) };
     }
   }
   const first = found[0]!;
@@ -195,7 +212,9 @@ export async function postWebhook(req: WebhookRequest): Promise<WebhookResponse>
   const deadline = started + req.timeoutMs;
   const latency = () => Math.round(performance.now() - started);
   // The scheme policy is the caller's; the address policy is always enforced here.
-  const checked = checkWebhookUrl(req.url, { allowHttp: true, allowPrivate: req.allowPrivate });
+  // http only where private targets are allowed: a URL saved while the switch was on does not go
+  // out over http after it was turned off
+  const checked = checkWebhookUrl(req.url, { allowHttp: req.allowPrivate, allowPrivate: req.allowPrivate });
   if (!checked.ok)
     return { body: '', latencyMs: latency(), error: { kind: 'refused', message: checked.reason } };
   const target = await resolveTarget(checked.url, req, deadline);

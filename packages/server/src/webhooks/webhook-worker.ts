@@ -69,6 +69,28 @@ export class WebhookWorker {
         claim: (lease) => claimDeliveries(deps.db, lease, opts.perEndpoint),
         extendLeases: (tokens, lockedUntil) => extendDeliveryLeases(deps.db, tokens, lockedUntil),
         work: (d) => this.deliver(d),
+        // A throw before the request (building or signing the payload) is recorded as a failed
+        // attempt and retried on the schedule, so it neither loops at every lease nor blocks the
+        // subject's later events past the schedule's end.
+        recordFailure: async (d, err) => {
+          const now = deps.clock.now();
+          await this.records.call({
+            deliveryId: d.id,
+            claimToken: d.claimToken,
+            attemptId: newId('wha', now.getTime()),
+            outcome: 'failed',
+            statusCode: null,
+            responseBody: '',
+            latencyMs: 0,
+            error: `internal error of mailsvc: ${err instanceof Error ? err.message : String(err)}`.slice(
+              0,
+              500,
+            ),
+            nextAttemptAt: nextWebhookAttempt(now, d.attempts + 1, undefined),
+            gone: false,
+            now,
+          });
+        },
       },
       {
         concurrency: opts.concurrency,

@@ -3,9 +3,11 @@
 
 -- Claims due deliveries (and those whose worker's lease ran out) under a lease. A delivery waits
 -- while an earlier one of the same subject (order_key: a message, a recipient, a bulk send) to the
--- same endpoint is open (pending or sending), so one subject's events reach an endpoint in order; at most p_per_endpoint deliveries of an
--- endpoint are in flight at once, so a slow endpoint holds only its own share of the slots.
--- A disabled endpoint's deliveries wait, but for its test events.
+-- same endpoint is open (pending or sending), so one subject's events reach an endpoint in order.
+-- Each endpoint gets at most p_per_endpoint deliveries in flight, counted across every worker
+-- process, and is served from its own due deliveries: one endpoint's backlog never fills the
+-- claim and holds back another tenant's events. A disabled endpoint's deliveries wait, but for
+-- its test events.
 DROP FUNCTION IF EXISTS claim_webhook_deliveries(timestamptz, integer, timestamptz, text, integer);
 CREATE FUNCTION claim_webhook_deliveries(
   p_now timestamptz, p_limit integer, p_locked_until timestamptz, p_claim_token text,
@@ -18,33 +20,46 @@ LANGUAGE plpgsql
 AS $$
 #variable_conflict use_column
 BEGIN
+  -- One claim at a time, across processes: the statement below, taken after the lock, sees what
+  -- the claims before it committed, so its count of the deliveries in flight per endpoint is
+  -- exact (two overlapping claims would each see the other's as still pending).
+  PERFORM pg_advisory_xact_lock(hashtext('mailsvc.claim_webhook_deliveries'));
   RETURN QUERY
-  WITH candidates AS (
-    SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
-      JOIN webhook_endpoints w ON w.id = d.endpoint_id
-     WHERE ((d.status = 'pending' AND d.next_attempt_at <= p_now)
-            OR (d.status = 'sending' AND d.locked_until < p_now))
-       AND (w.enabled OR d.event_type = 'webhook.test')
-       AND (d.order_key IS NULL OR NOT EXISTS (
-             SELECT 1 FROM webhook_deliveries e
-              WHERE e.endpoint_id = d.endpoint_id AND e.order_key = d.order_key
-                AND e.status IN ('pending', 'sending')
-                AND (e.occurred_at, e.id) < (d.occurred_at, d.id)))
-     ORDER BY d.next_attempt_at
-     LIMIT p_limit * 4
-     FOR UPDATE OF d SKIP LOCKED
-  ), ranked AS (
-    SELECT c.id, row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at) AS n,
-           (SELECT count(*) FROM webhook_deliveries s
-             WHERE s.endpoint_id = c.endpoint_id AND s.status = 'sending' AND s.locked_until >= p_now) AS busy
-      FROM candidates c
-  ), chosen AS (
-    SELECT r.id FROM ranked r WHERE r.n + r.busy <= p_per_endpoint LIMIT p_limit
+  WITH due_endpoints AS (
+    SELECT w.id, w.enabled,
+           p_per_endpoint - (SELECT count(*) FROM webhook_deliveries s
+                              WHERE s.endpoint_id = w.id AND s.status = 'sending'
+                                AND s.locked_until >= p_now)::integer AS room
+      FROM webhook_endpoints w
+     WHERE EXISTS (SELECT 1 FROM webhook_deliveries d
+                    WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= p_now)
+        OR EXISTS (SELECT 1 FROM webhook_deliveries d
+                    WHERE d.endpoint_id = w.id AND d.status = 'sending' AND d.locked_until < p_now)
+  ), picked AS (
+    SELECT c.id, c.next_attempt_at FROM due_endpoints e
+    CROSS JOIN LATERAL (
+      SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+       WHERE d.endpoint_id = e.id
+         AND ((d.status = 'pending' AND d.next_attempt_at <= p_now)
+              OR (d.status = 'sending' AND d.locked_until < p_now))
+         AND (e.enabled OR d.event_type = 'webhook.test')
+         AND (d.order_key IS NULL OR NOT EXISTS (
+               SELECT 1 FROM webhook_deliveries o
+                WHERE o.endpoint_id = d.endpoint_id AND o.order_key = d.order_key
+                  AND o.status IN ('pending', 'sending')
+                  AND (o.occurred_at, o.id) < (d.occurred_at, d.id)))
+       ORDER BY d.next_attempt_at
+       LIMIT GREATEST(e.room, 0)
+       FOR UPDATE OF d SKIP LOCKED
+    ) c
+    WHERE e.room > 0
+    ORDER BY c.next_attempt_at
+    LIMIT p_limit
   )
   UPDATE webhook_deliveries d
      SET status = 'sending', locked_until = p_locked_until, claim_token = p_claim_token, updated_at = p_now
     FROM webhook_endpoints w, webhook_events ev
-   WHERE d.id IN (SELECT chosen.id FROM chosen) AND w.id = d.endpoint_id AND ev.id = d.event_id
+   WHERE d.id IN (SELECT picked.id FROM picked) AND w.id = d.endpoint_id AND ev.id = d.event_id
   RETURNING d.id, d.event_id, d.endpoint_id, d.environment_id, ev.tenant_id, d.attempts, w.url,
             w.secret, w.previous_secret, w.previous_secret_until, ev.type, ev.data, ev.created_at,
             d.claim_token, w.failing_since;
@@ -62,8 +77,9 @@ RETURNS TABLE (endpoint_id text, environment_id text, tenant_id text, reason tex
 LANGUAGE plpgsql
 AS $$
 #variable_conflict use_column
+DECLARE
+  v_disable jsonb;
 BEGIN
-  RETURN QUERY
   WITH input AS (
     SELECT * FROM jsonb_to_recordset(p_items) AS x(
       delivery_id bigint, claim_token text, attempt_id text, outcome text, status_code integer,
@@ -92,23 +108,27 @@ BEGIN
            bool_or(i.outcome = 'failed' AND i.gone) AS gone, min(i.now) AS first_at, max(i.now) AS last_at
       FROM updated u JOIN input i ON i.delivery_id = u.id
      GROUP BY u.endpoint_id
-  ), endpoints AS (
+  ), streak AS (
     UPDATE webhook_endpoints w SET
       failing_since = CASE WHEN p.ok THEN NULL ELSE COALESCE(w.failing_since, p.first_at) END,
-      enabled = w.enabled AND NOT (p.gone OR (NOT p.ok AND COALESCE(w.failing_since, p.first_at) <= p.last_at - p_disable_after)),
-      disabled_reason = CASE
-        WHEN NOT w.enabled THEN w.disabled_reason
-        WHEN p.gone THEN 'gone'
-        WHEN NOT p.ok AND COALESCE(w.failing_since, p.first_at) <= p.last_at - p_disable_after THEN 'failing'
-        ELSE NULL END,
       updated_at = p.last_at
     FROM per_endpoint p
     WHERE w.id = p.endpoint_id
-    RETURNING w.id, w.environment_id, w.tenant_id, w.enabled, w.disabled_reason
+    -- failing_since here is the new value
+    RETURNING w.id, CASE WHEN p.gone THEN 'gone'
+                         WHEN NOT p.ok AND w.failing_since <= p.last_at - p_disable_after THEN 'failing'
+                    END AS reason
   )
-  SELECT e.id, e.environment_id, e.tenant_id, e.disabled_reason FROM endpoints e
-   WHERE NOT e.enabled AND e.disabled_reason IN ('gone', 'failing')
-     -- only the ones this statement disabled (the table as the statement began)
-     AND EXISTS (SELECT 1 FROM webhook_endpoints w0 WHERE w0.id = e.id AND w0.enabled);
+  SELECT COALESCE(jsonb_agg(jsonb_build_object('id', streak.id, 'reason', streak.reason))
+                    FILTER (WHERE streak.reason IS NOT NULL), '[]'::jsonb)
+    INTO v_disable FROM streak;
+
+  -- A statement of its own: it re-checks `enabled` against the latest row, so of two workers
+  -- recording a 410 for one endpoint at once only one disables it (and audits it).
+  RETURN QUERY
+  UPDATE webhook_endpoints w SET enabled = false, disabled_reason = c.reason
+    FROM jsonb_to_recordset(v_disable) AS c(id text, reason text)
+   WHERE w.id = c.id AND w.enabled
+  RETURNING w.id, w.environment_id, w.tenant_id, w.disabled_reason;
 END
 $$;

@@ -3,9 +3,9 @@
 // the quota for the whole job (reserve_usage.sql) and the insert of every message are one
 // set-wise statement; the dry run is the same classification, counted.
 import { type RawBuilder, sql } from 'kysely';
-import { newId } from '../../ids.js';
+import { ulid } from '../../ids.js';
 import type { BulkJobStatus, Db, TemplateCategory } from '../schema.js';
-import { queueWebhookEvents } from './webhook-queue.js';
+import { queueBulkEvents } from './bulk-events.js';
 
 /** A contact named by the request: by id or by (normalised) email; `ord` is its position. */
 export interface NamedContact {
@@ -227,52 +227,6 @@ export async function createBulkJob(db: Db, j: BulkJobInput): Promise<BulkJobOut
 const PARKED = sql`interval '1000 years'`;
 
 /**
- * The bulk_send.paused events of jobs the guard paused, and bulk_send.completed for running jobs
- * whose last message ended with these outcomes (once: completed_at). The job rows are locked by
- * the guard's statement before this runs, so of two workers recording a job's last two messages
- * the second sees the first's and writes the event.
- */
-async function queueBulkEvents(trx: Db, paused: string[], others: string[], now: Date): Promise<void> {
-  const { rows: completed } =
-    others.length === 0
-      ? { rows: [] }
-      : await sql<{ id: string }>`
-    UPDATE bulk_jobs j SET completed_at = ${now}
-     WHERE j.id IN (${sql.join(others)}) AND j.status = 'running' AND j.completed_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.bulk_job_id = j.id
-                          AND m.status IN ('scheduled', 'queued', 'deferred', 'sending'))
-    RETURNING j.id`.execute(trx);
-  const ids = [...paused, ...completed.map((r) => r.id)];
-  if (ids.length === 0) return;
-  const jobs = await trx
-    .selectFrom('bulk_jobs')
-    .select(['id', 'tenant_id', 'environment_id', 'template_id', 'metadata', 'status'])
-    .where('id', 'in', ids)
-    .execute();
-  await queueWebhookEvents(
-    trx,
-    jobs.map((j) => ({
-      id: newId('evt', now.getTime()),
-      tenantId: j.tenant_id,
-      environmentId: j.environment_id,
-      type: paused.includes(j.id) ? 'bulk_send.paused' : 'bulk_send.completed',
-      data: {
-        bulkJobId: j.id,
-        templateId: j.template_id,
-        status: paused.includes(j.id) ? j.status : 'completed',
-        ...(paused.includes(j.id) && {
-          reason:
-            'hard bounces passed the reputation guard’s threshold (DESIGN.md §7): an operator resumes or cancels it',
-        }),
-        metadata: j.metadata ?? {},
-        occurredAt: now.toISOString(),
-      },
-      createdAt: now,
-    })),
-  );
-}
-
-/**
  * The reputation guard (DESIGN.md §7): counts each recorded attempt and hard bounce of bulk
  * messages against their job's window, and pauses a running job whose hard bounces passed the
  * threshold after enough attempts: its waiting messages are parked out of the due range. The
@@ -382,12 +336,20 @@ export async function cancelBulkJob(
     .forUpdate()
     .executeTakeFirst();
   if (!job) return undefined;
-  const result = await db
-    .updateTable('messages')
-    .set({ status: 'canceled', next_attempt_at: now, updated_at: now })
-    .where('bulk_job_id', '=', jobId)
-    .where('status', 'in', ['queued', 'deferred'])
-    .executeTakeFirst();
+  // Each canceled message gets its timeline event (and so its message.canceled webhook) in the
+  // same statement; event ids are ULIDs of `now` with random parts made set-wise (ulid.sql).
+  const { rows: canceled } = await sql<{ id: string }>`
+    WITH canceled AS (
+      UPDATE messages SET status = 'canceled', next_attempt_at = ${now}, updated_at = ${now}
+       WHERE bulk_job_id = ${jobId} AND status IN ('queued', 'deferred')
+      RETURNING id, tenant_id
+    )
+    INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
+    SELECT 'evt_' || ${ulid(now.getTime()).slice(0, 10)} || ulid_random_part(gen_random_uuid()),
+           id, tenant_id, 'canceled', '{}'::jsonb, ${now}
+      FROM canceled
+    RETURNING message_id AS id`.execute(db);
+  const result = { numUpdatedRows: BigInt(canceled.length) };
   await db
     .updateTable('bulk_jobs')
     .set({ status: 'canceled', canceled_at: now, template_data: null, updated_at: now })

@@ -3,6 +3,7 @@
 
 import { encodeUlid } from '@mailsvc/contract/http';
 import { sql } from 'kysely';
+import { ulid } from '../../ids.js';
 import type { Db } from '../schema.js';
 
 /** Statuses after which nothing more happens to a message (complained can still follow sent). */
@@ -108,7 +109,7 @@ export async function settleStoppedJobMessages(db: Db, now: Date, limit: number)
          AND (j.status = 'canceled' OR m.expires_at <= ${now})
        LIMIT ${limit}
        FOR UPDATE OF m SKIP LOCKED
-    )
+    ), settled AS (
     UPDATE messages m
        SET status = CASE WHEN s.job_status = 'canceled' THEN 'canceled' ELSE 'expired' END,
            locked_until = NULL, claim_token = NULL, data = NULL, updated_at = ${now},
@@ -116,6 +117,39 @@ export async function settleStoppedJobMessages(db: Db, now: Date, limit: number)
                              ELSE '{"code":"expired","message":"Its bulk send was paused until the message expired."}'::jsonb END
       FROM stopped s
      WHERE m.id = s.id
-    RETURNING m.id`.execute(db);
+    RETURNING m.id, m.tenant_id, m.status
+  ), events AS (
+    -- the timeline event (and so the message.canceled or message.expired webhook) with the change
+    INSERT INTO message_events (id, message_id, tenant_id, type, details, created_at)
+    SELECT 'evt_' || ${ulid(now.getTime()).slice(0, 10)} || ulid_random_part(gen_random_uuid()),
+           id, tenant_id, status, '{}'::jsonb, ${now}
+      FROM settled
+  )
+  SELECT id FROM settled`.execute(db);
   return rows.length;
+}
+
+/**
+ * Webhook rows past `before` (the sweep passes the shorter of 30 days, the attempt log's promise,
+ * and MAILSVC_RETENTION_DAYS: an event carries the recipient's address): attempts, finished
+ * deliveries, then events none of whose deliveries is left. Attempt and event ids are ULIDs of
+ * their time, so each batch is a range of the primary key. Up to `limit` of each; how many in all.
+ */
+export async function deleteWebhookRowsBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const below = (prefix: string) => `${prefix}_${encodeUlid(before.getTime(), new Uint8Array(16))}`;
+  const attempts = await sql`
+    DELETE FROM webhook_attempts WHERE id IN (
+      SELECT id FROM webhook_attempts WHERE id < ${below('wha')} ORDER BY id LIMIT ${limit})`.execute(db);
+  const deliveries = await sql`
+    DELETE FROM webhook_deliveries WHERE id IN (
+      SELECT id FROM webhook_deliveries
+       WHERE status IN ('succeeded', 'failed') AND updated_at < ${before} ORDER BY updated_at LIMIT ${limit})`.execute(
+    db,
+  );
+  const events = await sql`
+    DELETE FROM webhook_events WHERE id IN (
+      SELECT e.id FROM webhook_events e
+       WHERE e.id < ${below('evt')} AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+       ORDER BY e.id LIMIT ${limit})`.execute(db);
+  return [attempts, deliveries, events].reduce((n, r) => n + Number(r.numAffectedRows ?? 0), 0);
 }

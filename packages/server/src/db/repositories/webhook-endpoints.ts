@@ -1,6 +1,7 @@
 // An environment's webhook endpoints (DESIGN.md §11). Every query names the environment: an
-// endpoint of another environment is not found.
-import type { Selectable } from 'kysely';
+// endpoint of another environment is not found. The one exception, findEndpointSecretsByUrl, is
+// for the dev inbox of `mailsvc start`, which shows every environment's mail and events.
+import { type Selectable, sql } from 'kysely';
 import type { WebhookEndpointsTable } from '../generated/schema.js';
 import type { Db } from '../schema.js';
 
@@ -96,8 +97,17 @@ export async function updateEndpoint(
       ...(c.url !== undefined && { url: c.url }),
       ...(c.description !== undefined && { description: c.description }),
       ...(c.eventTypes !== undefined && { event_types: c.eventTypes }),
-      ...(c.enabled === true && { enabled: true, disabled_reason: null, failing_since: null }),
-      ...(c.enabled === false && { enabled: false, disabled_reason: 'manual' }),
+      // enabling a disabled endpoint restarts its failure streak; one already enabled keeps it
+      ...(c.enabled === true && {
+        enabled: true,
+        disabled_reason: null,
+        failing_since: sql<Date | null>`CASE WHEN enabled THEN failing_since END`,
+      }),
+      // disabling keeps a disabled one's reason (a 410 stays "gone")
+      ...(c.enabled === false && {
+        enabled: false,
+        disabled_reason: sql<string>`CASE WHEN enabled THEN 'manual' ELSE disabled_reason END`,
+      }),
       updated_at: now,
     })
     .where('environment_id', '=', environmentId)
@@ -136,4 +146,22 @@ export async function rotateEndpointSecret(
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+export type EndpointSecrets = Pick<
+  WebhookEndpointRow,
+  'id' | 'secret' | 'previous_secret' | 'previous_secret_until'
+>;
+
+/**
+ * The endpoints of every environment whose URL is exactly `url`, with their secrets: the dev
+ * inbox's webhook catcher verifies what it received with them (dev/inbox/webhook-catcher.ts).
+ */
+export function findEndpointSecretsByUrl(db: Db, url: string): Promise<EndpointSecrets[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'secret', 'previous_secret', 'previous_secret_until'])
+    .where('url', '=', url)
+    .orderBy('id')
+    .execute();
 }

@@ -71,6 +71,17 @@ export async function extendDeliveryLeases(db: Db, claimTokens: string[], locked
     .execute();
 }
 
+/** The embedded database's start: deliveries a process that died had claimed go out now (as mail's). */
+export async function releaseAllDeliveryLeases(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: new Date(now.getTime() - 1) })
+    .where('status', '=', 'sending')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
 export interface WebhookAttemptRecord {
   deliveryId: string;
   claimToken: string;
@@ -194,10 +205,12 @@ export async function replayDeliveries(
        AND (${q.eventId ?? null}::text IS NOT NULL OR d.status = 'failed')
        AND (${q.after ?? null}::timestamptz IS NULL OR d.occurred_at >= ${q.after ?? null})
        AND (${q.before ?? null}::timestamptz IS NULL OR d.occurred_at < ${q.before ?? null})
-       -- not one already waiting to go again
+       -- not one already waiting to go again; in a range, not one a replay since delivered (a
+       -- range replayed twice sends each failed event once)
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o
                         WHERE o.event_id = d.event_id AND o.endpoint_id = d.endpoint_id
-                          AND o.status IN ('pending', 'sending'))
+                          AND (o.status IN ('pending', 'sending')
+                               OR (${q.eventId ?? null}::text IS NULL AND o.status = 'succeeded')))
      ORDER BY d.event_id, d.endpoint_id
      LIMIT ${q.limit}`.execute(db);
   return Number(r.numAffectedRows ?? 0);

@@ -23,13 +23,14 @@ const refuseNonJsonBody = jsonBodyGuard({
 });
 
 const loopback = { onRequest: requireLoopbackHost };
-const changes = { onRequest: [requireLoopbackHost, requireSameOrigin, refuseNonJsonBody] };
+/** The checks of every route that changes something (the Webhooks tab's DELETE too). */
+export const changes = { onRequest: [requireLoopbackHost, requireSameOrigin, refuseNonJsonBody] };
 
 const notFound = (id: string) =>
   new ApiError('message_not_found', `No captured message ${id.slice(0, 60)} (it may have been deleted).`);
 
 /** The API's query, read strictly (inbox-query.ts); a bad one is 400 invalid_request. */
-function apiQuery(query: unknown, allowed: readonly ApiParameter[]) {
+export function apiQuery(query: unknown, allowed: readonly ApiParameter[]) {
   const parsed = parseApiQuery(query, allowed);
   if (!parsed.ok) throw new ApiError('invalid_request', 'The query is not valid.', parsed.problems);
   return parsed;

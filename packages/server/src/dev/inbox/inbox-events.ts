@@ -1,11 +1,12 @@
-// GET /dev/inbox/events: the inbox's changes as server-sent events (captured, deleted), for the
-// pages' live updates.
+// GET /dev/inbox/events: the inbox's changes as server-sent events (captured, deleted) and the
+// Webhooks tab's (webhook, webhooks-deleted), for the pages' live updates.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type InboxChange, watchInbox } from '../../delivery/transports/capture.js';
 import { DEV_API_HEADERS, requireLoopbackHost } from '../dev-access.js';
+import type { CatcherChange, WebhookCatcher } from './webhook-catcher.js';
 
-export function inboxEventRoutes(app: FastifyInstance, dir: string) {
+export function inboxEventRoutes(app: FastifyInstance, dir: string, catcher: WebhookCatcher) {
   const streams = new Set<() => void>();
   // Open event streams never end by themselves: end them when the server closes, or close()
   // would wait for them forever.
@@ -30,6 +31,14 @@ export function inboxEventRoutes(app: FastifyInstance, dir: string) {
           : `event: deleted\ndata: ${JSON.stringify({ messageIds: change.messageIds })}\n\n`,
       );
     });
+    const unwatchCatcher = catcher.watch((change: CatcherChange) => {
+      if (!isOpen) return;
+      stream.write(
+        change.kind === 'caught'
+          ? `event: webhook\ndata: ${JSON.stringify({ id: change.id })}\n\n`
+          : `event: webhooks-deleted\ndata: ${JSON.stringify({ count: change.count })}\n\n`,
+      );
+    });
     // A comment now and then keeps proxies and idle timers from closing a quiet stream.
     const heartbeat = setInterval(() => isOpen && stream.write(': keep-alive\n\n'), 25_000);
     heartbeat.unref();
@@ -37,6 +46,7 @@ export function inboxEventRoutes(app: FastifyInstance, dir: string) {
       if (!isOpen) return;
       isOpen = false;
       unwatch();
+      unwatchCatcher();
       clearInterval(heartbeat);
       streams.delete(stop);
       stream.end();

@@ -14,13 +14,15 @@ import type { InboxMessage, MessageFacts } from './read-message.js';
 // The frame's sandbox and document are the gallery preview's too (@mailsvc/templates, preview-frame.ts).
 export { FRAME_SANDBOX };
 
-const NAV = (current: 'inbox' | 'message') =>
+/** The dev pages' bar; the Webhooks page (webhook-page.ts) shares it and page(). */
+export const NAV = (current: 'inbox' | 'message' | 'webhooks') =>
   `<header class="bar"><nav aria-label="Dev pages" class="bar-nav">` +
-  `<a href="/dev/inbox"${current === 'inbox' ? ' aria-current="page"' : ''}>${current === 'inbox' ? 'Inbox' : '← Inbox'}</a> ` +
+  `<a href="/dev/inbox"${current === 'inbox' ? ' aria-current="page"' : ''}>${current === 'message' ? '← Inbox' : 'Inbox'}</a> ` +
+  `<a href="/dev/inbox/webhooks"${current === 'webhooks' ? ' aria-current="page"' : ''}>Webhooks</a> ` +
   `<a href="/dev/templates">Templates</a> ` +
   `<a href="/dev/inbox/api/messages?limit=10">JSON API</a></nav></header>`;
 
-function page(title: string, body: string, head = ''): string {
+export function page(title: string, body: string, head = ''): string {
   return htmlDocument({
     title,
     style: INBOX_STYLE,
@@ -29,7 +31,7 @@ function page(title: string, body: string, head = ''): string {
   });
 }
 
-const time = (iso: string) =>
+export const time = (iso: string) =>
   `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'))}</time>`;
 
 const messageUrl = (id: string) => `/dev/inbox/${encodeURIComponent(id)}`;

@@ -1,15 +1,19 @@
 // The dev inbox's only script, served from the same origin at /dev/inbox/app.js (the pages allow
 // `script-src 'self'` and nothing inline). It adds what a page cannot do without one: live
 // updates over server-sent events, delete buttons (fetch with DELETE, refused cross-site by the
-// server), local times and the current tab. Everything works, more plainly, without it.
+// server), local times and the current tab. Everything works, more plainly, without it. The
+// Webhooks page (webhook-page.ts) is a list too: its region, its events and its delete URL.
 // Only the list holds an event stream: a browser allows 6 connections per host, and a stream per
 // open message tab would stall the 7th tab. A hidden list reloads once, when it is shown again.
 export const INBOX_SCRIPT = `'use strict';
 (() => {
   const main = document.querySelector('main');
   if (!main) return;
-  const onList = main.dataset.page === 'list';
+  const onWebhooks = main.dataset.page === 'webhooks';
+  const onList = main.dataset.page === 'list' || onWebhooks;
   const messageId = main.dataset.id;
+  const regionSel = onWebhooks ? '#webhooks' : '#messages';
+  const itemSel = regionSel + ' [data-id]';
 
   const localTimes = (root) => {
     for (const t of root.querySelectorAll('time[datetime]')) {
@@ -53,8 +57,8 @@ export const INBOX_SCRIPT = `'use strict';
       const res = await fetch(location.href, { headers: { accept: 'text/html' }, cache: 'no-store' });
       if (!res.ok) return;
       const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
-      const known = new Set([...document.querySelectorAll('#messages tr[data-id]')].map((tr) => tr.dataset.id));
-      for (const sel of ['#messages', '#count', '.filters']) {
+      const known = new Set([...document.querySelectorAll(itemSel)].map((el) => el.dataset.id));
+      for (const sel of [regionSel, '#count', '.filters']) {
         const next = doc.querySelector(sel);
         const here = document.querySelector(sel);
         if (!next || !here) continue;
@@ -65,8 +69,8 @@ export const INBOX_SCRIPT = `'use strict';
       const fresh = doc.querySelector('[data-delete-all]');
       if (all && fresh) all.disabled = fresh.disabled;
       document.title = doc.title;
-      const region = document.getElementById('messages');
-      for (const tr of region.querySelectorAll('tr[data-id]')) if (!known.has(tr.dataset.id)) tr.classList.add('fresh');
+      const region = document.querySelector(regionSel);
+      for (const el of region.querySelectorAll('[data-id]')) if (!known.has(el.dataset.id)) el.classList.add('fresh');
       localTimes(region);
       showButtons(region);
     })();
@@ -124,9 +128,9 @@ export const INBOX_SCRIPT = `'use strict';
       else if (ok && onList) refreshList();
       else one.disabled = false;
     } else if (all) {
-      if (!confirm('Delete every captured message?')) return;
+      if (!confirm(all.dataset.confirm || 'Delete every captured message?')) return;
       all.disabled = true;
-      if (await remove('/dev/inbox/api/messages')) refreshList();
+      if (await remove(all.dataset.deleteAll || '/dev/inbox/api/messages')) refreshList();
       else all.disabled = false;
     }
   });
@@ -137,8 +141,8 @@ export const INBOX_SCRIPT = `'use strict';
     events = new EventSource('/dev/inbox/events');
     events.addEventListener('open', () => setLive('Live', true));
     events.addEventListener('error', () => setLive('Reconnecting…', false));
-    events.addEventListener('captured', scheduleRefresh);
-    events.addEventListener('deleted', scheduleRefresh);
+    for (const name of onWebhooks ? ['webhook', 'webhooks-deleted'] : ['captured', 'deleted'])
+      events.addEventListener(name, scheduleRefresh);
   };
   listen();
   // Closed when the page is left; opened again (and the list reloaded) if it comes back from the

@@ -73,6 +73,14 @@ iframe { display: block; width: 100%; height: 75vh; min-height: 28rem; border: 1
 .badge.none { background: #fef3c7; color: #78350f; }
 .badge.na { background: #e5e7eb; color: #1f2937; }
 .notice { padding: 0.6rem 0.9rem; border: 1px solid var(--line); border-left: 4px solid #d97706; border-radius: 0.4rem; margin: 0 0 1rem; }
+.notice p { margin: 0; }
+.notice pre { margin: 0.5rem 0 0; max-height: none; }
+summary { cursor: pointer; }
+.hook { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.75rem 1rem; margin: 0 0 1rem; }
+.hook h3 { font-size: 1rem; margin: 0 0 0.5rem; }
+.hook details { margin-top: 0.6rem; }
+.hook.fresh { animation: fresh 2s ease-out; }
+.catch-url { font: 0.95rem ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; user-select: all; overflow-wrap: anywhere; }
 @media (max-width: 40rem) {
   .bar, main { padding-left: 1rem; padding-right: 1rem; }
   .list thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
