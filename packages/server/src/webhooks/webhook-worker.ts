@@ -5,7 +5,6 @@
 // like mail's outcomes); a failure is retried on the spec's schedule (retry-schedule.ts); an
 // endpoint that answered 410 or failed for 5 days is disabled and audited.
 import { Batcher } from '../db/batcher.js';
-import { insertAuditEvent } from '../db/repositories/audit.js';
 import {
   type ClaimedDelivery,
   claimDeliveries,
@@ -14,7 +13,6 @@ import {
   recordWebhookAttempts,
   type WebhookAttemptRecord,
 } from '../db/repositories/webhook-queue.js';
-import { inTransaction } from '../db/transaction.js';
 import type { Deps } from '../domain/deps.js';
 import { newId } from '../ids.js';
 import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
@@ -50,13 +48,11 @@ export class WebhookWorker {
     private readonly deps: Deps,
     private readonly opts: WebhookWorkerOptions,
   ) {
+    // One statement per batch, no transaction of its own (record_webhook_attempts() audits a
+    // disable itself); one batch at a time, while the next gathers.
     this.records = new Batcher(
       async (rs) => {
-        const disabled = await inTransaction(deps.db, async (trx) => {
-          const d = await recordWebhookAttempts(trx, rs, DISABLE_AFTER_FAILING_DAYS);
-          for (const e of d) await this.auditDisabled(trx, e, rs[0]!.now);
-          return d;
-        });
+        const disabled = await recordWebhookAttempts(deps.db, rs, DISABLE_AFTER_FAILING_DAYS);
         for (const e of disabled)
           deps.log.warn({ endpointId: e.endpointId, reason: e.reason }, 'webhooks: endpoint disabled');
         return rs.map(() => disabled);
@@ -155,27 +151,5 @@ export class WebhookWorker {
       gone,
       now,
     });
-  }
-
-  private async auditDisabled(trx: Deps['db'], e: DisabledEndpoint, now: Date): Promise<void> {
-    await insertAuditEvent(
-      trx,
-      {
-        tenantId: e.tenantId,
-        environmentId: e.environmentId,
-        actor: 'system',
-        action: 'webhook_endpoint.disabled',
-        targetType: 'webhook_endpoint',
-        targetId: e.endpointId,
-        details: {
-          reason: e.reason,
-          why:
-            e.reason === 'gone'
-              ? 'the endpoint answered 410 Gone'
-              : `every delivery failed for ${DISABLE_AFTER_FAILING_DAYS} days`,
-        },
-      },
-      now,
-    );
   }
 }

@@ -17,6 +17,9 @@ RETURNS TABLE (
   url text, secret text, previous_secret text, previous_secret_until timestamptz,
   type text, data jsonb, occurred_at timestamptz, claim_token text, failing_since timestamptz)
 LANGUAGE plpgsql
+-- Planning this statement took ~1 ms against ~0.1 ms to run it, at every claim: one plan per
+-- connection, whatever the parameters (bench/RESULTS.md, webhooks).
+SET plan_cache_mode = force_generic_plan
 AS $$
 #variable_conflict use_column
 BEGIN
@@ -35,13 +38,24 @@ BEGIN
                     WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= p_now)
         OR EXISTS (SELECT 1 FROM webhook_deliveries d
                     WHERE d.endpoint_id = w.id AND d.status = 'sending' AND d.locked_until < p_now)
-  ), picked AS (
-    SELECT c.id, c.next_attempt_at FROM due_endpoints e
+  ), stale AS (
+    -- a crashed worker's deliveries (their lease ran out), then the due ones oldest first: two
+    -- index ranges per endpoint rather than one scan and sort of an OR
+    SELECT c.id, c.next_attempt_at, e.id AS endpoint_id, 0 AS rank FROM due_endpoints e
     CROSS JOIN LATERAL (
       SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-       WHERE d.endpoint_id = e.id
-         AND ((d.status = 'pending' AND d.next_attempt_at <= p_now)
-              OR (d.status = 'sending' AND d.locked_until < p_now))
+       WHERE d.endpoint_id = e.id AND d.status = 'sending' AND d.locked_until < p_now
+         AND (e.enabled OR d.event_type = 'webhook.test')
+       ORDER BY d.locked_until
+       LIMIT GREATEST(e.room, 0)
+       FOR UPDATE OF d SKIP LOCKED
+    ) c
+    WHERE e.room > 0
+  ), due AS (
+    SELECT c.id, c.next_attempt_at, e.id AS endpoint_id, 1 AS rank FROM due_endpoints e
+    CROSS JOIN LATERAL (
+      SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+       WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= p_now
          AND (e.enabled OR d.event_type = 'webhook.test')
          AND (d.order_key IS NULL OR NOT EXISTS (
                SELECT 1 FROM webhook_deliveries o
@@ -53,7 +67,15 @@ BEGIN
        FOR UPDATE OF d SKIP LOCKED
     ) c
     WHERE e.room > 0
-    ORDER BY c.next_attempt_at
+  ), picked AS (
+    SELECT x.id, x.next_attempt_at FROM (
+      SELECT y.id, y.next_attempt_at, e.room,
+             row_number() OVER (PARTITION BY y.endpoint_id ORDER BY y.rank, y.next_attempt_at) AS n
+        FROM (SELECT * FROM stale UNION ALL SELECT * FROM due) y
+        JOIN due_endpoints e ON e.id = y.endpoint_id
+    ) x
+    WHERE x.n <= x.room
+    ORDER BY x.next_attempt_at
     LIMIT p_limit
   )
   UPDATE webhook_deliveries d
@@ -72,9 +94,12 @@ $$;
 -- now}. A delivery whose claim token no longer matches (its lease was lost) is left alone. Each
 -- endpoint's failing_since is cleared by a success and set by a first failure; a 410, or failures
 -- since more than p_disable_after, disable it. Returns the endpoints this disabled.
-CREATE OR REPLACE FUNCTION record_webhook_attempts(p_items jsonb, p_disable_after interval)
+DROP FUNCTION IF EXISTS record_webhook_attempts(jsonb, interval);
+CREATE OR REPLACE FUNCTION record_webhook_attempts(
+  p_items jsonb, p_disable_after interval, p_audit_id_prefix text)
 RETURNS TABLE (endpoint_id text, environment_id text, tenant_id text, reason text)
 LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan
 AS $$
 #variable_conflict use_column
 DECLARE
@@ -124,11 +149,26 @@ BEGIN
     INTO v_disable FROM streak;
 
   -- A statement of its own: it re-checks `enabled` against the latest row, so of two workers
-  -- recording a 410 for one endpoint at once only one disables it (and audits it).
+  -- recording a 410 for one endpoint at once only one disables it, and audits it (in the same
+  -- statement: the record needs no transaction of its own). p_audit_id_prefix: the 10 time
+  -- characters of the audit events' ULID ids.
   RETURN QUERY
-  UPDATE webhook_endpoints w SET enabled = false, disabled_reason = c.reason
-    FROM jsonb_to_recordset(v_disable) AS c(id text, reason text)
-   WHERE w.id = c.id AND w.enabled
-  RETURNING w.id, w.environment_id, w.tenant_id, w.disabled_reason;
+  WITH disabled AS (
+    UPDATE webhook_endpoints w SET enabled = false, disabled_reason = c.reason
+      FROM jsonb_to_recordset(v_disable) AS c(id text, reason text)
+     WHERE w.id = c.id AND w.enabled
+    RETURNING w.id, w.environment_id, w.tenant_id, w.disabled_reason, w.updated_at
+  ), audited AS (
+    INSERT INTO audit_events (id, tenant_id, environment_id, actor, action, target_type, target_id,
+                              details, created_at)
+    SELECT 'evt_' || p_audit_id_prefix || ulid_random_part(gen_random_uuid()), d.tenant_id,
+           d.environment_id, 'system', 'webhook_endpoint.disabled', 'webhook_endpoint', d.id,
+           jsonb_build_object('reason', d.disabled_reason, 'why',
+             CASE d.disabled_reason WHEN 'gone' THEN 'the endpoint answered 410 Gone'
+                  ELSE format('every delivery failed for %s', p_disable_after) END),
+           d.updated_at
+      FROM disabled d
+  )
+  SELECT d.id, d.environment_id, d.tenant_id, d.disabled_reason FROM disabled d;
 END
 $$;

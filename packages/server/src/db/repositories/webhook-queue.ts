@@ -2,7 +2,7 @@
 // for events that are not a message's (db/functions/webhook_outbox.sql). Every time comes from
 // the caller's clock.
 import { sql } from 'kysely';
-import { newId } from '../../ids.js';
+import { newId, ulid } from '../../ids.js';
 import type { Lease } from '../../queue/leased-queue-runner.js';
 import type { Db } from '../schema.js';
 
@@ -105,7 +105,7 @@ export interface DisabledEndpoint {
   reason: 'gone' | 'failing';
 }
 
-/** Records attempts in one statement; the endpoints it disabled. */
+/** Records attempts in one statement; the endpoints it disabled (and audited). */
 export async function recordWebhookAttempts(
   db: Db,
   records: WebhookAttemptRecord[],
@@ -132,7 +132,9 @@ export async function recordWebhookAttempts(
     reason: string;
   }>`
     SELECT * FROM record_webhook_attempts(${JSON.stringify(items)}::jsonb,
-      make_interval(days => ${disableAfterDays}))`.execute(db);
+      make_interval(days => ${disableAfterDays}), ${ulid(records[0]!.now.getTime()).slice(0, 10)})`.execute(
+    db,
+  );
   return rows.map((r) => ({
     endpointId: r.endpoint_id,
     environmentId: r.environment_id,
