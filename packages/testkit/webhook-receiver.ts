@@ -1,9 +1,10 @@
 // A real HTTP receiver on 127.0.0.1 for webhook tests (node:http): it keeps every request as it
 // arrived (headers, raw body, time) and answers each from a script (status, headers, body, or no
-// answer at all), else 204. Events are checked with the published `standardwebhooks` verifier.
+// answer at all), else 204. Events are checked with the published `standardwebhooks` and `svix` verifiers.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
@@ -46,12 +47,19 @@ export function verifyAtItsTime(
 ): { type: string; timestamp: string; data: Record<string, unknown> } {
   const realNow = Date.now;
   Date.now = () => Number(r.headers['webhook-timestamp']) * 1000;
+  const headers = {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  };
   try {
-    return new Webhook(secret).verify(r.body, {
-      'webhook-id': String(r.headers['webhook-id']),
-      'webhook-timestamp': String(r.headers['webhook-timestamp']),
-      'webhook-signature': String(r.headers['webhook-signature']),
-    }) as { type: string; timestamp: string; data: Record<string, unknown> };
+    // Svix's verifier (the service Resend and others sign with) must agree with the reference one.
+    new SvixWebhook(secret).verify(r.body, headers);
+    return new Webhook(secret).verify(r.body, headers) as {
+      type: string;
+      timestamp: string;
+      data: Record<string, unknown>;
+    };
   } finally {
     Date.now = realNow;
   }
