@@ -208,8 +208,16 @@ describe('webhooks', () => {
       });
       expect(bounced.data.diagnostic).toContain('5.1.1');
       expect(events.find((e) => e.type === 'message.failed')?.data).toMatchObject({ status: 'failed' });
-      // the bounce also begins the recipient's cooldown, not a suppression: no recipient event
-      expect(events.map((e) => e.type).sort()).toEqual(['message.bounced', 'message.failed']);
+      // the bounce also begins the recipient's hold (a cooldown: the suppressions list's hard_bounce
+      // entry), reported once; the policy refusal does not touch the recipient
+      expect(events.map((e) => e.type).sort()).toEqual([
+        'message.bounced',
+        'message.failed',
+        'recipient.suppressed',
+      ]);
+      const hold = events.find((e) => e.type === 'recipient.suppressed')!;
+      expect(hold.data).toMatchObject({ email: unknown, reason: 'hard_bounce' });
+      expect(Date.parse(String(hold.data.until))).toBeGreaterThan(h.clock.now().getTime());
     });
 
     it('sends message.canceled for a canceled scheduled send, and only the types an endpoint takes', async () => {
@@ -264,6 +272,25 @@ describe('webhooks', () => {
         ['recipient.unsuppressed', 'manual'],
       ]);
       expect(events[0]!.data).toMatchObject({ email, emailMasked: 'm***@example.com', until: null });
+    });
+
+    it('reports the lift of a hard-bounce hold, and not the end of a manual suppression whose time had passed', async () => {
+      const email = address('expiring');
+      await ok('/v1/suppressions/add', {
+        email,
+        until: new Date(h.clock.now().getTime() + 60_000).toISOString(),
+      });
+      advance(120_000);
+      await ok('/v1/suppressions/add', { email: address('other') });
+      const res = await call('/v1/suppressions/remove', { email });
+      expect(res.statusCode).toBe(404); // nothing standing to remove through the API
+      await h.admin('recipients.unsuppress', { environment: s.environmentId, email });
+      await webhooks.drain();
+      const types = receiver.received
+        .map((r) => receiver.verify(r, endpoint.secret))
+        .filter((e) => e.data.email === email)
+        .map((e) => e.type);
+      expect(types).toEqual(['recipient.suppressed']);
     });
 
     it('sends recipient.unsubscribed from the unsubscribe page and recipient.resubscribed for the opt-in', async () => {

@@ -87,18 +87,21 @@ export async function recordHardBounce(
 ): Promise<void> {
   const since = new Date(now.getTime() - policy.streakWindowDays * 86_400_000);
   const cooldown = sql`make_interval(hours => ${policy.cooldownHours})`;
-  // before: the suppression standing when the statement began (its CTE sees the old row)
+  // The hold standing before this bounce (a cooldown or a suppression: one hard_bounce entry of
+  // the suppressions list), read under a lock of the row in a statement of its own, so of two
+  // bounces recorded at once the second sees the first's hold and sends no second event.
+  const { rows: held } = await sql<{ until: Date | null }>`
+    SELECT GREATEST(r.cooldown_until, r.suppressed_until) AS until
+      FROM recipients r JOIN messages m ON r.environment_id = m.environment_id AND r.email = m.to_email
+     WHERE m.id = ${messageId}
+       FOR UPDATE OF r`.execute(db);
+  const before = held[0]?.until ?? null;
   const { rows } = await sql<{
     tenant_id: string;
     environment_id: string;
     email: string;
     until: Date | null;
-    before: Date | null;
   }>`
-    WITH before AS (
-      SELECT r0.suppressed_until FROM recipients r0 JOIN messages m0
-        ON r0.environment_id = m0.environment_id AND r0.email = m0.to_email WHERE m0.id = ${messageId}
-    )
     INSERT INTO recipients AS r (environment_id, tenant_id, email, hard_bounce_count, bounce_streak,
                                  last_hard_bounce_at, cooldown_until, suppressed_until, created_at, updated_at)
     SELECT environment_id, tenant_id, to_email, 1, 1, ${now}, ${now}::timestamptz + ${cooldown},
@@ -119,11 +122,12 @@ export async function recordHardBounce(
         THEN GREATEST(r.suppressed_until, ${now}::timestamptz + make_interval(days => ${policy.suppressionDays}))
         ELSE r.suppressed_until END,
       updated_at = ${now}
-    RETURNING r.tenant_id, r.environment_id, r.email, r.suppressed_until AS until,
-              (SELECT suppressed_until FROM before) AS before`.execute(db);
+    RETURNING r.tenant_id, r.environment_id, r.email,
+              GREATEST(r.cooldown_until, r.suppressed_until) AS until`.execute(db);
   const r = rows[0];
-  // A suppression that begins with this bounce (not one that was standing and got longer).
-  if (r?.until && r.until > now && !(r.before && r.before > now))
+  // A hold that begins with this bounce (not one that was standing and got longer): the same
+  // "cooldown or suppression in force" that lifting it reports (recipients-admin.ts).
+  if (r?.until && r.until > now && !(before && before > now))
     await queueRecipientEvent(
       db,
       {

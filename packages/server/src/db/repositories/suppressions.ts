@@ -156,30 +156,34 @@ export async function addManualSuppression(
   return row;
 }
 
-/** Ends the app's suppression of an address; the number of rows changed (0 or 1). */
+/**
+ * Ends the app's suppression of an address; the number of rows changed (0 or 1). One that was
+ * still in force is reported (recipient.unsuppressed); one whose `until` had passed ends silently.
+ */
 export async function clearManualSuppression(
   db: Db,
   q: { environmentId: string; email: string },
   now: Date,
 ): Promise<number> {
-  const rows = await db
-    .updateTable('recipients')
-    .set({
-      manual_suppressed_at: null,
-      manual_suppressed_until: null,
-      manual_suppression_note: null,
-      updated_at: now,
-    })
-    .where('environment_id', '=', q.environmentId)
-    .where('email', '=', q.email)
-    .where('manual_suppressed_at', 'is not', null)
-    .returning(['email', 'tenant_id'])
-    .execute();
+  // `old`: the row as the statement began, for whether it was in force
+  const { rows } = await sql<{ tenant_id: string; was_standing: boolean }>`
+    UPDATE recipients r
+       SET manual_suppressed_at = NULL, manual_suppressed_until = NULL, manual_suppression_note = NULL,
+           updated_at = ${now}
+      FROM recipients old
+     WHERE old.environment_id = r.environment_id AND old.email = r.email
+       AND r.environment_id = ${q.environmentId} AND r.email = ${q.email}
+       AND r.manual_suppressed_at IS NOT NULL
+    RETURNING r.tenant_id,
+              is_manually_suppressed(old.manual_suppressed_at, old.manual_suppressed_until, ${now}) AS was_standing`.execute(
+    db,
+  );
   for (const r of rows)
-    await queueRecipientEvent(
-      db,
-      { ...q, tenantId: r.tenant_id, type: 'recipient.unsuppressed', reason: 'manual' },
-      now,
-    );
+    if (r.was_standing)
+      await queueRecipientEvent(
+        db,
+        { ...q, tenantId: r.tenant_id, type: 'recipient.unsuppressed', reason: 'manual' },
+        now,
+      );
   return rows.length;
 }
