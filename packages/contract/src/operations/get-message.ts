@@ -105,6 +105,7 @@ export const getMessage = {
         category: 'security',
         attempts: 1,
         expiresAt: '2026-11-22T11:15:30.123Z',
+        metadata: { userId: 'u_4821' },
       },
       events: [
         { type: 'accepted', at: '2026-11-22T10:15:30.123Z' },

@@ -102,6 +102,7 @@ export const getRecipientStatus = {
           createdAt: '2026-11-22T10:15:30.123Z',
           updatedAt: '2026-11-22T10:15:31.004Z',
           sentAt: '2026-11-22T10:15:31.004Z',
+          metadata: { userId: 'u_4821' },
         },
       ],
     },

@@ -1720,7 +1720,10 @@ export interface operations {
                      *           "status": "sent",
                      *           "createdAt": "2026-11-22T10:15:30.123Z",
                      *           "updatedAt": "2026-11-22T10:15:31.004Z",
-                     *           "sentAt": "2026-11-22T10:15:31.004Z"
+                     *           "sentAt": "2026-11-22T10:15:31.004Z",
+                     *           "metadata": {
+                     *             "userId": "u_4821"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -2116,7 +2119,10 @@ export interface operations {
                      *         "emailMasked": "j***@example.com",
                      *         "category": "security",
                      *         "attempts": 1,
-                     *         "expiresAt": "2026-11-22T11:15:30.123Z"
+                     *         "expiresAt": "2026-11-22T11:15:30.123Z",
+                     *         "metadata": {
+                     *           "userId": "u_4821"
+                     *         }
                      *       },
                      *       "events": [
                      *         {
