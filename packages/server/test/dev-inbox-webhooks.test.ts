@@ -4,7 +4,7 @@
 // secret from the database; hand-signed requests for what the runner never sends.
 import http from 'node:http';
 import type net from 'node:net';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { createHarness, type Harness, postJson, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -62,12 +62,7 @@ afterAll(async () => {
 });
 
 async function ok(path: string, body: unknown) {
-  const res = await h.request({
-    method: 'POST',
-    url: path,
-    headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+  const res = await postJson(h, s.apiKey, path, body);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }

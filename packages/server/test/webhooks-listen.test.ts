@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type net from 'node:net';
 import os from 'node:os';
 import { BIN, run } from '@mailsvc/testkit/cli-runner';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { createHarness, type Harness, postJson, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import {
   startWebhookReceiver,
   verifyAtItsTime,
@@ -58,12 +58,7 @@ const env = (apiKey: string, url: string) => ({
 });
 
 async function ok(path: string, body: unknown) {
-  const res = await h.request({
-    method: 'POST',
-    url: path,
-    headers: { ...bearer(s.apiKey), 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+  const res = await postJson(h, s.apiKey, path, body);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }

@@ -5,7 +5,7 @@
 // timeouts on the harness's movable clock.
 
 import { runCommonRouteTests } from '@mailsvc/testkit/common-route-tests';
-import { bearer, createHarness, type Harness, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { createHarness, type Harness, postJson, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { seedRoomyScope } from '@mailsvc/testkit/hostile-corpus';
 import { startSinkWorker } from '@mailsvc/testkit/smtp-sink';
 import { startWebhookReceiver, type WebhookReceiver } from '@mailsvc/testkit/webhook-receiver';
@@ -47,14 +47,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function call(path: string, body: unknown, apiKey = s.apiKey) {
-  return h.request({
-    method: 'POST',
-    url: path,
-    headers: { ...bearer(apiKey), 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
-}
+const call = (path: string, body: unknown, apiKey = s.apiKey) => postJson(h, apiKey, path, body);
 
 async function ok(path: string, body: unknown) {
   const res = await call(path, body);
@@ -90,6 +83,17 @@ describe('webhooks', () => {
     };
     return (await ok('/v1/send', body)).messageId;
   }
+
+  /** A runner whose cap of 2 per endpoint is what the runner and fairness tests are about. */
+  const cappedWorker = () =>
+    new WebhookWorker(h.runtime.deps, {
+      concurrency: 8,
+      perEndpoint: 2,
+      leaseMs: 300_000,
+      pollMs: 3_600_000,
+      timeoutMs: 2000,
+      allowPrivate: true,
+    });
 
   const advance = (ms: number) => h.clock.set(new Date(h.clock.now().getTime() + ms).toISOString());
 
@@ -407,14 +411,7 @@ describe('webhooks', () => {
 
   describe('the runner', () => {
     it('keeps claiming a backlog held back by the per-endpoint cap, without waiting for the poll', async () => {
-      const capped = new WebhookWorker(h.runtime.deps, {
-        concurrency: 8,
-        perEndpoint: 2,
-        leaseMs: 300_000,
-        pollMs: 3_600_000,
-        timeoutMs: 2000,
-        allowPrivate: true,
-      });
+      const capped = cappedWorker();
       for (let i = 0; i < 12; i++) await ok('/v1/webhooks/test', { endpointId: endpoint.id });
       capped.start();
       try {
@@ -430,14 +427,7 @@ describe('webhooks', () => {
 
   describe('fairness', () => {
     it("serves every endpoint from its own due deliveries: one endpoint's backlog does not hold back another's event", async () => {
-      const capped = new WebhookWorker(h.runtime.deps, {
-        concurrency: 8,
-        perEndpoint: 2,
-        leaseMs: 300_000,
-        pollMs: 3_600_000,
-        timeoutMs: 2000,
-        allowPrivate: true,
-      });
+      const capped = cappedWorker();
       for (let i = 0; i < 40; i++) await ok('/v1/webhooks/test', { endpointId: endpoint.id });
       advance(1000);
       const other = await ok('/v1/webhooks/create', { url: `${receiver.url}/other` });

@@ -8,20 +8,14 @@ import {
   type ListAuditEventsRequest,
   type ListAuditEventsResponse,
 } from '@mailsvc/contract/api';
-import { encodeUlid } from '@mailsvc/contract/http';
 import { listEnvironmentAuditPage } from '../../db/repositories/audit.js';
 import { ULID_PATTERN } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
+import { idTimeBounds, upperId } from '../lists/id-time-bounds.js';
 import { cursorPosition, signCursor } from '../lists/signed-cursor.js';
-import { listTimeBound } from '../time-fields.js';
 
 const EVENT_ID = new RegExp(`^evt_${ULID_PATTERN}$`);
-const ZEROS = new Uint8Array(16);
-/** The first event id of a millisecond (ids are ULIDs of created_at), a finer instant rounded up. */
-function firstIdAt(text: string, path: string): string {
-  return `evt_${encodeUlid(listTimeBound(text, path).getTime(), ZEROS)}`;
-}
 
 export async function listAuditEvents(
   deps: Deps,
@@ -29,10 +23,8 @@ export async function listAuditEvents(
   input: ListAuditEventsRequest,
 ): Promise<Omit<ListAuditEventsResponse, 'ok'>> {
   const actions = input.action ? [...input.action].sort() : undefined;
-  const fromId =
-    input.createdAfter === undefined ? undefined : firstIdAt(input.createdAfter, '/createdAfter');
-  const endId =
-    input.createdBefore === undefined ? undefined : firstIdAt(input.createdBefore, '/createdBefore');
+  // event ids are ULIDs of created_at
+  const { fromId, endId } = idTimeBounds('evt', input);
   const binding = {
     list: 'audit',
     environmentId: auth.environmentId,
@@ -40,12 +32,7 @@ export async function listAuditEvents(
   };
   const now = deps.clock.now();
   const beforeId = cursorPosition(deps.keys.listCursor, binding, input.cursor, now, EVENT_ID);
-  const belowId =
-    beforeId !== undefined && endId !== undefined
-      ? beforeId < endId
-        ? beforeId
-        : endId
-      : (beforeId ?? endId);
+  const belowId = upperId(beforeId, endId);
   const pageSize = Math.min(input.pageSize ?? AUDIT_PAGE_SIZE_DEFAULT, AUDIT_PAGE_SIZE_MAX);
   const rows = await listEnvironmentAuditPage(deps.db, auth.environmentId, {
     ...(actions && { actions }),

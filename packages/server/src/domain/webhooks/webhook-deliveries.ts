@@ -10,7 +10,6 @@ import {
   WEBHOOK_REPLAY_MAX,
   type WebhookAttempt,
 } from '@mailsvc/contract/api';
-import { encodeUlid } from '@mailsvc/contract/http';
 import {
   hasWebhookEvent,
   listAttemptsPage,
@@ -22,24 +21,19 @@ import { ApiError } from '../../errors.js';
 import { newId, ULID_PATTERN } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
+import { idTimeBounds, upperId } from '../lists/id-time-bounds.js';
 import { cursorPosition, signCursor } from '../lists/signed-cursor.js';
 import { listTimeBound } from '../time-fields.js';
 import { findOwnEndpoint } from './webhook-endpoint.js';
 
 const ATTEMPT_ID = new RegExp(`^wha_${ULID_PATTERN}$`);
-const ZEROS = new Uint8Array(16);
-const firstIdAt = (text: string, path: string) =>
-  `wha_${encodeUlid(listTimeBound(text, path).getTime(), ZEROS)}`;
 
 export async function listWebhookDeliveries(
   deps: Deps,
   auth: AuthContext,
   input: ListWebhookDeliveriesRequest,
 ): Promise<Omit<ListWebhookDeliveriesResponse, 'ok'>> {
-  const fromId =
-    input.createdAfter === undefined ? undefined : firstIdAt(input.createdAfter, '/createdAfter');
-  const endId =
-    input.createdBefore === undefined ? undefined : firstIdAt(input.createdBefore, '/createdBefore');
+  const { fromId, endId } = idTimeBounds('wha', input);
   const filters = {
     endpointId: input.endpointId,
     eventType: input.eventType,
@@ -53,12 +47,7 @@ export async function listWebhookDeliveries(
   };
   const now = deps.clock.now();
   const beforeId = cursorPosition(deps.keys.listCursor, binding, input.cursor, now, ATTEMPT_ID);
-  const belowId =
-    beforeId !== undefined && endId !== undefined
-      ? beforeId < endId
-        ? beforeId
-        : endId
-      : (beforeId ?? endId);
+  const belowId = upperId(beforeId, endId);
   const pageSize = Math.min(
     input.pageSize ?? WEBHOOK_ATTEMPT_PAGE_SIZE_DEFAULT,
     WEBHOOK_ATTEMPT_PAGE_SIZE_MAX,
