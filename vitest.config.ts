@@ -27,6 +27,7 @@ const SERVICE = [
   'packages/server/test/openapi.test.ts',
   'packages/server/test/openapi-client.test.ts',
   'packages/server/test/webhooks-listen.test.ts',
+  'packages/server/test/domains-dns.test.ts',
 ];
 
 // A guard against hangs, not a speed check: process-spawning tests take 20 s and more on a

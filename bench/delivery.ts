@@ -24,9 +24,19 @@
 // sets worker settings instead of the defaults; BENCH_VARIANT_ENV='{"K":"V"}' adds a worker round
 // (the key DROP_LIST_INDEXES="1": that round without the message list's indexes, as before issue 26;
 // CLAIM_BEFORE_SCHEDULING="1": with the claim as before scheduled sends, no queueing of due ones;
-// WEBHOOK_ENDPOINTS="2": with that many webhook endpoints subscribed to every event, issue 27)
+// WEBHOOK_ENDPOINTS="2": with that many webhook endpoints subscribed to every event, issue 27;
+// DOMAIN_SWEEP="1000": starting on that many sending domains due for their DNS check, see below)
 // with those settings to every round, reported beside the defaults (a "NODE_FLAGS" key: a JSON
 // list of node flags for it); BENCH_WORKER_NODE_FLAGS='["--flag"]' node flags for every worker)
+// DOMAIN_SWEEP="N" (bench/domains.ts runs it so): the variant round's worker starts with N sending
+// domains of another tenant due for their check (pending, next_check_at = now; inserted just before
+// it starts), every record published correctly in a DNS server in its own process on 127.0.0.1
+// (bench/dns-server.mjs), and MAILSVC_DNS_SERVERS, MAILSVC_INBOUND_MX_HOST and MAILSVC_RETURN_PATH_SPF
+// set to it and to what was published, so every check verifies. The domains share one RSA-2048 key
+// pair (a key each would take minutes to make). Reported beside the ratios: the domains checked while
+// the mail drained and the sweep's domains/s; the domains are deleted after each variant round (with
+// the events their checks left). The tenant, its N environments and the DNS server exist from the
+// start, so every round runs on the same database.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fs from 'node:fs';
@@ -41,6 +51,7 @@ import { checkDkim } from '../packages/server/src/dev/inbox/check-dkim.js';
 import { newId } from '../packages/server/src/ids.js';
 import { newWebhookSecret } from '../packages/server/src/webhooks/signing.js';
 import { openBenchTenant } from './bench-tenant.js';
+import { type DomainSweep, openDomainSweep } from './domains.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -155,6 +166,8 @@ interface Round {
   split?: { mainThread: number; otherThreads: number; postgres: number; sink: number };
   /** The worker: its CPU after start-up by thread name, ms per message. */
   threads?: Map<string, number>;
+  /** The worker: when its banner came and when every outcome was recorded (ms since the epoch). */
+  at?: { ready: number; recorded: number };
 }
 
 async function main() {
@@ -411,7 +424,57 @@ async function main() {
         await runtime.deps.db.deleteFrom('webhook_events').execute();
       }
     }
-    async function worker(isMeasured: boolean, env = workerEnv): Promise<Round> {
+    /**
+     * A round whose worker starts with the sweep's domains due for their check (DOMAIN_SWEEP), its
+     * checker asking the sweep's DNS server. What it checked while the mail drained is kept for the
+     * report; the domains are deleted after the round.
+     */
+    const sweep: DomainSweep | undefined =
+      Number(VARIANT_ENV?.DOMAIN_SWEEP ?? 0) > 0
+        ? await openDomainSweep(runtime, Number(VARIANT_ENV!.DOMAIN_SWEEP))
+        : undefined;
+    const sweepRounds: {
+      /** Checked while the mail drained (banner → every outcome recorded), and of those verified. */
+      checked: number;
+      verified: number;
+      perSecond: number;
+      /** Banner → the last domain checked, when all were while the mail drained. */
+      sweepSeconds?: number;
+      drainSeconds: number;
+    }[] = [];
+    async function withDomainSweep(
+      round: (env: Record<string, string>, beforeStart: () => Promise<void>) => Promise<Round>,
+    ): Promise<Round> {
+      if (!sweep) throw new Error('DOMAIN_SWEEP: the sweep was not opened');
+      try {
+        const r = await round(sweep.env, () => sweep.seed());
+        const during = await sweep.progress(new Date(r.at!.recorded));
+        const drainSeconds = (r.at!.recorded - r.at!.ready) / 1000;
+        const sweepSeconds =
+          during.checked === sweep.domains
+            ? (during.lastCheckedAt!.getTime() - r.at!.ready) / 1000
+            : undefined;
+        sweepRounds.push({
+          checked: during.checked,
+          verified: during.verified,
+          perSecond: during.checked / (sweepSeconds ?? drainSeconds),
+          ...(sweepSeconds !== undefined && { sweepSeconds }),
+          drainSeconds,
+        });
+        return r;
+      } finally {
+        await sweep.clear();
+      }
+    }
+    async function worker(
+      isMeasured: boolean,
+      env = workerEnv,
+      beforeStart?: () => Promise<void>,
+    ): Promise<Round> {
+      if (Number(env.DOMAIN_SWEEP ?? 0) > 0)
+        return withDomainSweep((sweepEnv, seed) =>
+          worker(isMeasured, { ...env, DOMAIN_SWEEP: '0', ...sweepEnv }, seed),
+        );
       if (Number(env.WEBHOOK_ENDPOINTS ?? 0) > 0)
         return withWebhookEndpoints(Number(env.WEBHOOK_ENDPOINTS), () =>
           worker(isMeasured, { ...env, WEBHOOK_ENDPOINTS: '0' }),
@@ -423,6 +486,7 @@ async function main() {
       await accept(MESSAGES);
       await pool.query('ANALYZE messages');
       const before = await statements.read();
+      await beforeStart?.();
       const start = sink.events.length;
       const t0 = Date.now();
       const sinkCpu0 = cpuSeconds(sink.child.pid!);
@@ -482,6 +546,7 @@ async function main() {
           sink: (sinkCpu * 1000) / MESSAGES,
         },
         threads,
+        at: { ready: ready.t, recorded },
       };
     }
 
@@ -551,6 +616,15 @@ async function main() {
       console.log(
         `\nVariant ${JSON.stringify(VARIANT_ENV)}, same rounds: worker msg/s first→last ${results.map((r) => fmt(r.variant!.atSink)).join(', ')}; ratio to the baseline, median ${m((r) => r.variant!.atSink / r.baseline.atSink).toFixed(2)} first→last, ${m((r) => r.variant!.startToDrain / r.baseline.startToDrain).toFixed(2)} start→drain (defaults: ${m((r) => r.worker.atSink / r.baseline.atSink).toFixed(2)}, ${m((r) => r.worker.startToDrain / r.baseline.startToDrain).toFixed(2)}); variant over defaults per round: ${results.map((r) => (r.variant!.atSink / r.worker.atSink).toFixed(2)).join(', ')}; CPU ms/msg ${m((r) => r.variant!.cpuMs).toFixed(2)} against ${m((r) => r.worker.cpuMs).toFixed(2)}`,
       );
+    if (sweep) {
+      const each = sweepRounds.map(
+        (s, i) =>
+          `round ${i + 1} ${s.checked} checked (${s.verified} verified), ${fmt(s.perSecond)} domains/s, the sweep ${s.sweepSeconds === undefined ? 'unfinished' : `${s.sweepSeconds.toFixed(2)} s`} against the mail's ${s.drainSeconds.toFixed(2)} s`,
+      );
+      console.log(
+        `Domain sweep in each DOMAIN_SWEEP round (${sweep.domains} domains of another tenant due at the worker's start, their records in a DNS server process on 127.0.0.1; what was checked while the mail drained, banner → every outcome recorded; a sweep that outlasted the mail counted over the mail's time): ${each.join('; ')}; median ${fmt(median(sweepRounds.map((s) => s.perSecond)))} domains/s`,
+      );
+    }
     const split = (k: keyof NonNullable<Round['split']>) => m((r) => r.worker.split![k]).toFixed(3);
     console.log(
       `\nCPU per message during the worker rounds (ms, medians): worker main thread ${split('mainThread')}, worker's other threads (RSA on libuv's pool, GC helpers) ${split('otherThreads')}, PostgreSQL backends ${split('postgres')}, SMTP sink ${split('sink')}`,
@@ -579,6 +653,7 @@ async function main() {
     );
     // (a receiver left by a throw exits with this process: it stops when its IPC channel closes)
     receiver?.child.kill();
+    sweep?.close();
   } finally {
     load?.kill('SIGKILL');
     sink.child.kill();

@@ -2,6 +2,7 @@
 // (operationId sendEmail → POST /v1/send → client.emails.send()); the signed relay intakes are
 // events.ts.
 
+import { type DomainsApi, domainsApi } from './domains.js';
 import { MailsvcEvents } from './events.js';
 import {
   type AddContactsToGroupBody,
@@ -209,6 +210,8 @@ export class Mailsvc {
 
   /** The environment's webhook endpoints (`POST /v1/webhooks/…`); a full key only. */
   readonly webhooks: WebhooksApi;
+  /** The sending domains of the environment, its project and its tenant (`POST /v1/domains/…`); a full key only. */
+  readonly domains: DomainsApi;
 
   /** The tenant's contacts (any environment's key of the tenant sees the same ones). */
   readonly contacts: {
@@ -326,6 +329,7 @@ export class Mailsvc {
     };
     this.events = new MailsvcEvents(options, this.transport);
     this.webhooks = webhooksApi((id, body, opts) => this.call(id, body, opts));
+    this.domains = domainsApi((id, body, opts) => this.call(id, body, opts));
     this.contacts = {
       upsert: (body, opts = {}) => this.call('upsertContact', body, opts),
       upsertMany: (body, opts = {}) => this.call('upsertContacts', body, opts),

@@ -1,5 +1,6 @@
 // @mailsvc/client: the typed SDK of the mailsvc core API and of the template-route wrapper.
 export { Mailsvc, type MailsvcOptions, type SendEmailInput, type SendOptions } from './core.js';
+export type { DomainsApi } from './domains.js';
 export {
   type ClientErrorCode,
   isMailsvcError,

@@ -11,15 +11,19 @@
 // its list filters, groups, the bulk-send body, the common error sets, the Operation type) sits
 // in operations/shared/, one small file per piece. This file is the index: the table of every
 // operation, and every name @mailsvc/contract/api exports.
+
 import { addContactsToGroup } from './operations/add-contacts-to-group.js';
+import { addDomain } from './operations/add-domain.js';
 import { addSuppression } from './operations/add-suppression.js';
 import { cancelMessage } from './operations/cancel-message.js';
 import { createKey } from './operations/create-key.js';
 import { createWebhook } from './operations/create-webhook.js';
+import { deleteDomain } from './operations/delete-domain.js';
 import { deleteGroup } from './operations/delete-group.js';
 import { deleteWebhook } from './operations/delete-webhook.js';
 import { getBulkSend } from './operations/get-bulk-send.js';
 import { getContact } from './operations/get-contact.js';
+import { getDomain } from './operations/get-domain.js';
 import { getMessage } from './operations/get-message.js';
 import { getQuota } from './operations/get-quota.js';
 import { getRecipientStatus } from './operations/get-recipient-status.js';
@@ -28,6 +32,7 @@ import { ingestRelayEvent } from './operations/ingest-relay-event.js';
 import { ingestSesEvent } from './operations/ingest-ses-event.js';
 import { listAuditEvents } from './operations/list-audit-events.js';
 import { listContacts } from './operations/list-contacts.js';
+import { listDomains } from './operations/list-domains.js';
 import { listGroups } from './operations/list-groups.js';
 import { listKeys } from './operations/list-keys.js';
 import { listMessages } from './operations/list-messages.js';
@@ -41,6 +46,7 @@ import { replayWebhookDeliveries } from './operations/replay-webhook-deliveries.
 import { rescheduleMessage } from './operations/reschedule-message.js';
 import { resubscribeRecipient } from './operations/resubscribe-recipient.js';
 import { revokeKey } from './operations/revoke-key.js';
+import { rotateDomainDkim } from './operations/rotate-domain-dkim.js';
 import { rotateWebhookSecret } from './operations/rotate-webhook-secret.js';
 import { sendBatch } from './operations/send-batch.js';
 import { sendEmail } from './operations/send-email.js';
@@ -51,7 +57,9 @@ import { updateWebhook } from './operations/update-webhook.js';
 import { upsertContact } from './operations/upsert-contact.js';
 import { upsertContacts } from './operations/upsert-contacts.js';
 import { upsertGroup } from './operations/upsert-group.js';
+import { verifyDomain } from './operations/verify-domain.js';
 
+export { AddDomainRequest, AddDomainResponse } from './operations/add-domain.js';
 export { AddSuppressionRequest, AddSuppressionResponse } from './operations/add-suppression.js';
 export { CancelMessageRequest, CancelMessageResponse } from './operations/cancel-message.js';
 export { CreateKeyRequest, CreateKeyResponse, KEY_NAME_MAX } from './operations/create-key.js';
@@ -61,10 +69,12 @@ export {
   WEBHOOK_SECRET_EXAMPLE,
   WebhookSecret,
 } from './operations/create-webhook.js';
+export { DeleteDomainRequest, DeleteDomainResponse } from './operations/delete-domain.js';
 export { DeleteGroupRequest } from './operations/delete-group.js';
 export { DeleteWebhookRequest, DeleteWebhookResponse } from './operations/delete-webhook.js';
 export { BulkJob, GetBulkSendRequest, GetBulkSendResponse } from './operations/get-bulk-send.js';
 export { GetContactRequest, GetContactResponse } from './operations/get-contact.js';
+export { GetDomainRequest, GetDomainResponse } from './operations/get-domain.js';
 export {
   GetMessageRequest,
   GetMessageResponse,
@@ -99,6 +109,7 @@ export {
   ListContactsRequest,
   ListContactsResponse,
 } from './operations/list-contacts.js';
+export { ListDomainsRequest, ListDomainsResponse } from './operations/list-domains.js';
 export { ListGroupsRequest, ListGroupsResponse } from './operations/list-groups.js';
 export { ListKeysRequest, ListKeysResponse } from './operations/list-keys.js';
 export {
@@ -137,6 +148,7 @@ export {
 } from './operations/reschedule-message.js';
 export { ResubscribeRequest } from './operations/resubscribe-recipient.js';
 export { RevokeKeyRequest, RevokeKeyResponse } from './operations/revoke-key.js';
+export { RotateDomainDkimRequest, RotateDomainDkimResponse } from './operations/rotate-domain-dkim.js';
 export {
   RotateWebhookSecretRequest,
   RotateWebhookSecretResponse,
@@ -178,6 +190,12 @@ export {
   CUSTOM_FIELDS_MAX,
 } from './operations/shared/contact.js';
 export { ContactFilter } from './operations/shared/contact-filter.js';
+export {
+  DomainId,
+  DomainRecord,
+  SENDING_DOMAIN_EXAMPLE,
+  SendingDomain,
+} from './operations/shared/domain.js';
 export { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './operations/shared/error-sets.js';
 export { ContactGroup, GROUP_SLUG_PATTERN, GroupSlug } from './operations/shared/group.js';
 export { GroupMembersRequest, GroupMembersResponse } from './operations/shared/group-members.js';
@@ -223,6 +241,7 @@ export {
   UpsertContactsResponse,
 } from './operations/upsert-contacts.js';
 export { GroupName, UpsertGroupRequest, UpsertGroupResponse } from './operations/upsert-group.js';
+export { VerifyDomainRequest, VerifyDomainResponse } from './operations/verify-domain.js';
 
 /** Every operation of the core API, by operationId (= the use-case's name). */
 export const operations = {
@@ -265,6 +284,12 @@ export const operations = {
   testWebhook,
   listWebhookDeliveries,
   replayWebhookDeliveries,
+  addDomain,
+  listDomains,
+  getDomain,
+  verifyDomain,
+  rotateDomainDkim,
+  deleteDomain,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

@@ -108,6 +108,11 @@ export const coreErrors = {
     description:
       'POST /v1/suppressions/remove: the address has no manual or hard-bounce suppression (of the reason named) in the key’s environment.',
   },
+  domain_not_found: {
+    status: 404,
+    description:
+      'No sending domain with this id that the key’s environment can use (its own, its project’s or its tenant’s).',
+  },
   webhook_endpoint_not_found: {
     status: 404,
     description: 'No webhook endpoint with this id in the key’s environment.',
@@ -144,6 +149,21 @@ export const coreErrors = {
     status: 409,
     description:
       'POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed.',
+  },
+  domain_already_added: {
+    status: 409,
+    description:
+      'POST /v1/domains/add: the tenant has added this domain already, or the scope (environment, project or tenant) has a sending domain; the message names it.',
+  },
+  domain_claimed: {
+    status: 409,
+    description:
+      'POST /v1/domains/add: another tenant has verified this domain; one tenant at a time may send from a domain (a pending claim blocks no one).',
+  },
+  dkim_rotation_conflict: {
+    status: 409,
+    description:
+      'POST /v1/domains/rotate-dkim: the domain is not verified, or a rotation is already waiting for its new record to be published; nothing changed.',
   },
   webhook_endpoint_limit: {
     status: 409,

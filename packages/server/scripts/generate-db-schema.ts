@@ -28,6 +28,7 @@ const UNION_NAMES: Record<string, string> = {
   'environments.sending_status': 'SendingStatus',
   'sending_domains.status': 'DomainStatus',
   'sending_domains.scope': 'DomainScope',
+  'sending_domains.return_path_status': 'ReturnPathStatus',
   'messages.category': 'TemplateCategory',
   'messages.status': 'MessageStatus',
   'bulk_jobs.status': 'BulkJobStatus',
@@ -59,6 +60,7 @@ const JSON_TYPES: Record<string, string> = {
   'bulk_jobs.target': 'Json<{ groupSlug?: string; contactCount: number }>',
   'bulk_jobs.skipped': 'Json<Record<string, number>>',
   'webhook_events.data': 'Json<Record<string, unknown>>',
+  'sending_domains.last_check': 'NullableJson<Record<string, unknown>>',
 };
 
 /** A comment on a column, where its type does not say enough. */

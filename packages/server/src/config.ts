@@ -7,57 +7,22 @@ import {
   int,
   logLevel,
   oneOf,
-  type Parser,
   readSettings,
   redisUrl,
   type Setting,
   type SettingsOf,
-  SettingValueError,
   settingsTableRows,
   str,
 } from '@mailsvc/contract/settings';
+import {
+  dnsServerList,
+  domainName,
+  durationList,
+  postgresUrl,
+  smtpUrl,
+  spfMechanism,
+} from './config-parsers.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './delivery/retry.js';
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Durations such as `1m,5m,15m,30m,1h,2h` (ms, s, m, h), each at least 100 ms. */
-const durationList: Parser<readonly number[]> = (raw) => {
-  const out = raw.split(',').map((item) => {
-    const m = /^\s*(\d{1,9})(ms|s|m|h)\s*$/.exec(item);
-    const ms = m ? Number(m[1]) * UNIT_MS[m[2]!]! : Number.NaN;
-    if (!(ms >= 100 && ms <= 7 * 24 * 3_600_000))
-      throw new SettingValueError(
-        `has ${item.trim() || 'an empty item'}; give durations such as 30s, 5m or 2h, 100ms to 7 days`,
-      );
-    return ms;
-  });
-  return Object.freeze(out);
-};
-
-const postgresUrl: Parser<string> = (raw) => {
-  if (!/^postgres(ql)?:\/\//.test(raw))
-    throw new SettingValueError('must be a postgres:// or postgresql:// URL');
-  return raw;
-};
-
-const smtpUrl: Parser<string> = (raw) => {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new SettingValueError('must be an smtp:// or smtps:// URL');
-  }
-  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:')
-    throw new SettingValueError('must be an smtp:// or smtps:// URL');
-  return raw;
-};
-
-const domainName: Parser<string> = (raw) => {
-  const v = raw.trim().toLowerCase();
-  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(v))
-    throw new SettingValueError('must be a domain name such as mail.example.com');
-  return v;
-};
 
 const spec = {
   PORT: { description: 'Port of the core HTTP API.', default: 3000, parse: int(0, 65535) },
@@ -110,7 +75,7 @@ const spec = {
   },
   MAILSVC_BOUNCE_DOMAIN: {
     description:
-      'Domain of the VERP bounce address (Return-Path bounces+<messageId>.<tag>@ this domain; the tag, an HMAC of the message id, makes the address unforgeable). Publish SPF for your relay on it and an MX record pointing at `mailsvc inbound` (docs/feedback.md). A custom sending domain whose return path is marked published (admin domains set-return-path) uses bounces.<that domain> instead, so SPF and DMARC align.',
+      'Domain of the VERP bounce address (Return-Path bounces+<messageId>.<tag>@ this domain; the tag, an HMAC of the message id, makes the address unforgeable). Publish SPF for your relay on it and an MX record pointing at `mailsvc inbound` (docs/feedback.md). A custom sending domain whose return path the domain checker verified (its MX and SPF at bounces.<domain>, docs/domains.md) uses bounces.<that domain> instead, so SPF and DMARC align.',
     default: (c: Record<string, unknown>) => c.MAILSVC_DEFAULT_SENDING_DOMAIN as string,
     defaultLabel: 'MAILSVC_DEFAULT_SENDING_DOMAIN',
     parse: domainName,
@@ -174,6 +139,41 @@ const spec = {
       'Fallback polling interval of the worker. New messages wake it at once (LISTEN/NOTIFY on PostgreSQL, an in-process signal on PGlite); polling finds retries that fall due.',
     default: 1000,
     parse: int(10, 60_000),
+  },
+  MAILSVC_DNS_SERVERS: {
+    description:
+      'Comma-separated DNS servers the domain checker asks (an IP, or IP:port, [IPv6]:port), recursive resolvers that follow CNAMEs and delegations themselves; empty: the system’s (/etc/resolv.conf). A timeout or SERVFAIL is "could not check", never "missing".',
+    default: '',
+    parse: dnsServerList,
+  },
+  MAILSVC_DNS_TIMEOUT_MS: {
+    description:
+      'How long the domain checker waits for one DNS answer (tried twice) before it counts as could-not-check.',
+    default: 3000,
+    parse: int(50, 30_000),
+  },
+  MAILSVC_DOMAIN_GRACE_HOURS: {
+    description:
+      'Hours a degraded sending domain (a record seen missing or wrong twice in a row) keeps sending before it fails and its sends answer 403 sending_domain_not_ready.',
+    default: 72,
+    parse: int(1, 24 * 90),
+  },
+  MAILSVC_RETURN_PATH_SPF: {
+    description:
+      'The SPF mechanism each custom domain publishes at bounces.<domain> (v=spf1 <this> -all), authorising your relay’s addresses: include:<your SPF domain>, ip4:…, a:…; empty: include:_spf.<MAILSVC_BOUNCE_DOMAIN>.',
+    default: '',
+    parse: spfMechanism,
+  },
+  MAILSVC_DKIM_ROTATE_DAYS: {
+    description:
+      'Rotate each verified domain’s DKIM key when it is this many days old (a new selector is published by the tenant and verified before the signer switches); 0: only on POST /v1/domains/rotate-dkim.',
+    default: 0,
+    parse: int(0, 3650),
+  },
+  MAILSVC_DOMAIN_CHECK_CONCURRENCY: {
+    description: 'Domains one worker process checks at once (each check is a handful of DNS queries).',
+    default: 16,
+    parse: int(1, 256),
   },
   MAILSVC_WEBHOOK_ALLOW_PRIVATE: {
     description:

@@ -1171,6 +1171,96 @@ function webhookCorpora(): { endpoint: string; url: string; requests: HostileReq
   }));
 }
 
+// ---- domains
+
+const DOMAIN_ID = 'dom_01JD0000000000000000000000';
+
+/** POST /v1/domains/*: names (every hostile character, the service's own), scopes, ids. */
+function domainCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const name: FieldSpec = {
+    pointer: '/domain',
+    kind: 'domain',
+    valid: 'hostile-api.example.com',
+    limits: [253],
+    extra: [
+      {
+        name: 'the service’s default domain',
+        value: h.runtime.deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN,
+        mustRefuse: true,
+      },
+      { name: 'a single label', value: 'localhost', mustRefuse: true },
+      { name: 'an IP address', value: '127.0.0.1', mustRefuse: true },
+      { name: 'a label over 63', value: `${'a'.repeat(64)}.example.com`, mustRefuse: true },
+      { name: 'a leading dot', value: '.example.com', mustRefuse: true },
+      { name: 'a URL', value: 'https://example.com/', mustRefuse: true },
+      { name: 'an address', value: 'a@example.com', mustRefuse: true },
+    ],
+  };
+  const scope: FieldSpec = {
+    pointer: '/scope',
+    kind: 'exact',
+    valid: 'project',
+    limits: [20],
+    extra: IDENTIFIER_ATTACKS,
+  };
+  const id: FieldSpec = {
+    pointer: '/domainId',
+    kind: 'exact',
+    valid: DOMAIN_ID,
+    limits: [64],
+    extra: IDENTIFIER_ATTACKS,
+  };
+  const addBase = { domain: 'hostile-api.example.com', scope: 'project' };
+  const idBase = { domainId: DOMAIN_ID };
+  const common = (base: Record<string, unknown>, path: string) => [
+    ...structuralBodies(base, ''),
+    ...sizeCases(base, path),
+    ...contentTypeBodies(base),
+  ];
+  const corpora: [string, BodyCase[]][] = [
+    [
+      '/v1/domains/add',
+      [
+        ...fieldBodies(addBase, [name, scope]),
+        ...['/domain', '/scope'].flatMap((p) => wrongTypeBodies(addBase, p)),
+        ...common(addBase, '/v1/domains/add'),
+      ],
+    ],
+    ['/v1/domains/list', common({}, '/v1/domains/list')],
+    ...['get', 'verify', 'rotate-dkim', 'delete'].map((op): [string, BodyCase[]] => [
+      `/v1/domains/${op}`,
+      [
+        ...fieldBodies(idBase, [id]),
+        ...wrongTypeBodies(idBase, '/domainId'),
+        ...common(idBase, `/v1/domains/${op}`),
+      ],
+    ]),
+  ];
+  return corpora.map(([path, cases]) => ({
+    endpoint: `POST ${path}`,
+    url: path,
+    requests: bodyRequests(`POST ${path}`, path, bearer(s.apiKey), cases),
+  }));
+}
+
+describe('domains', () => {
+  it('answers every hostile body on /v1/domains/* with a documented 4xx (or its answer when no rule refuses it); every stored name is a plain domain', async () => {
+    for (const corpus of domainCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+    const names = await h.runtime.deps.db
+      .selectFrom('sending_domains')
+      .select('domain')
+      .where('tenant_id', '=', s.tenantId)
+      .execute();
+    for (const { domain } of names) expect(domain, domain).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+    // a pending domain of the project would refuse the later tests' sends
+    await h.runtime.deps.db.deleteFrom('sending_domains').where('tenant_id', '=', s.tenantId).execute();
+  });
+});
+
 describe('webhooks', () => {
   it('answers every hostile body on /v1/webhooks/* with a documented 4xx, every private or transition address refused (or its answer when no rule refuses it)', async () => {
     for (const corpus of webhookCorpora()) {
@@ -1849,6 +1939,7 @@ describe('recipients and messages', () => {
       ...auditCorpora().map((c) => c.endpoint),
       ...suppressionCorpora().map((c) => c.endpoint),
       ...webhookCorpora().map((c) => c.endpoint),
+      ...domainCorpora().map((c) => c.endpoint),
       ...eventCorpora('whsec_AAAA', 'env_01M81C1XJB7Y4KHB01G4B1P0M5').map((c) => c.endpoint),
       ...groupCorpora().map((c) => c.endpoint),
       ...contactCorpora().map((c) => c.endpoint),

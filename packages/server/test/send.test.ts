@@ -273,14 +273,14 @@ describe('POST /v1/send errors', () => {
     expect(row).toEqual({ from_email: `notifications@${domain}`, sending_domain: domain });
   });
 
-  it('refuses a second sending domain for the same project with conflict', async () => {
+  it('refuses a second sending domain for the same project with domain_already_added', async () => {
     const t = await seedScope(h);
     const suffix = t.projectId.slice(-8).toLowerCase();
     await h.admin('domains.add', { domain: `one-${suffix}.example.com`, project: t.projectId });
     await expect(
       h.admin('domains.add', { domain: `two-${suffix}.example.com`, project: t.projectId }),
     ).rejects.toMatchObject({
-      code: 'conflict',
+      code: 'domain_already_added',
     });
     // an environment of that project may have its own
     await h.admin('domains.add', { domain: `env-${suffix}.example.com`, environment: t.environmentId });

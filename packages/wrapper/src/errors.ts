@@ -88,6 +88,10 @@ export const coreErrorHandling = {
   webhook_endpoint_not_found: 'failed',
   webhook_event_not_found: 'failed',
   webhook_endpoint_limit: 'failed',
+  domain_not_found: 'failed',
+  domain_already_added: 'failed',
+  domain_claimed: 'failed',
+  dkim_rotation_conflict: 'failed',
   // Nor the relay event intakes, which are not called with an API key.
   invalid_signature: 'failed',
   sns_topic_not_registered: 'failed',

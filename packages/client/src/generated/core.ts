@@ -39,6 +39,7 @@ export interface CoreErrorStatus {
   message_not_found: 404;
   key_not_found: 404;
   suppression_not_found: 404;
+  domain_not_found: 404;
   webhook_endpoint_not_found: 404;
   webhook_event_not_found: 404;
   template_not_found: 404;
@@ -49,6 +50,9 @@ export interface CoreErrorStatus {
   idempotency_key_reused: 409;
   message_not_cancelable: 409;
   message_not_scheduled: 409;
+  domain_already_added: 409;
+  domain_claimed: 409;
+  dkim_rotation_conflict: 409;
   webhook_endpoint_limit: 409;
   payload_too_large: 413;
   unsupported_media_type: 415;
@@ -2067,7 +2071,7 @@ export interface CreateWebhookBody {
    * where events are POSTed: https, a public host (http and private addresses only where the operator allows them)
    */
   url: string
-  events?: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+  events?: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
   /**
    * a note for people: at most 200 characters, no control characters or line separators
    */
@@ -2087,7 +2091,7 @@ export interface CreateWebhookResult {
     /**
      * the subscribed types; null: every type
      */
-    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
     description: (string | null)
     enabled: boolean
     /**
@@ -2126,7 +2130,7 @@ export interface ListWebhooksResult {
     /**
      * the subscribed types; null: every type
      */
-    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
     description: (string | null)
     enabled: boolean
     /**
@@ -2161,7 +2165,7 @@ export interface GetWebhookResult {
     /**
      * the subscribed types; null: every type
      */
-    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
     description: (string | null)
     enabled: boolean
     /**
@@ -2189,7 +2193,7 @@ export interface UpdateWebhookBody {
    * where events are POSTed: https, a public host (http and private addresses only where the operator allows them)
    */
   url?: string
-  events?: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+  events?: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
   description?: (string | null)
   enabled?: boolean
 }
@@ -2203,7 +2207,7 @@ export interface UpdateWebhookResult {
     /**
      * the subscribed types; null: every type
      */
-    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null)
+    events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
     description: (string | null)
     enabled: boolean
     /**
@@ -2281,7 +2285,7 @@ export interface ListWebhookDeliveriesBody {
   /**
    * an event type (docs/webhooks.md)
    */
-  eventType?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")
+  eventType?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")
   /**
    * evt_… id of an event (the webhook-id)
    */
@@ -2324,7 +2328,7 @@ export interface ListWebhookDeliveriesResult {
     /**
      * an event type (docs/webhooks.md)
      */
-    eventType: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")
+    eventType: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")
     /**
      * the number of this attempt of the delivery
      */
@@ -2390,6 +2394,623 @@ export interface ReplayWebhookDeliveriesResult {
   queued: number
 }
 
+/** The body of `POST /v1/domains/add`. */
+export interface AddDomainBody {
+  /**
+   * a domain name such as example.com or mail.example.com (lowercased; no trailing dot)
+   */
+  domain: string
+  /**
+   * whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins
+   */
+  scope?: ("environment" | "project" | "tenant")
+}
+
+/** The 200 answer of `POST /v1/domains/add`. */
+export interface AddDomainResult {
+  ok: true
+  domain: {
+    /**
+     * dom_… id of a sending domain
+     */
+    domainId: string
+    domain: string
+    /**
+     * whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins
+     */
+    scope: ("environment" | "project" | "tenant")
+    /**
+     * pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds
+     */
+    status: ("pending" | "verified" | "degraded" | "failed")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    statusSince: string
+    returnPath: {
+      host: string
+      /**
+       * verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back
+       */
+      status: ("pending" | "verified" | "degraded")
+    }
+    /**
+     * the selector mail is signed with
+     */
+    dkimSelector: string
+    records: {
+      /**
+       * dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required
+       */
+      purpose: ("dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc")
+      /**
+       * whether the domain (dkim) or its return path (return_path_*) waits for this record
+       */
+      required: boolean
+      type: ("TXT" | "MX")
+      /**
+       * the full name the record is published at
+       */
+      host: string
+      /**
+       * the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves)
+       */
+      name: string
+      /**
+       * the value to publish (a TXT value as one string)
+       */
+      value: string
+      /**
+       * a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves
+       */
+      txtStrings?: string[]
+      /**
+       * MX only
+       */
+      priority?: number
+      /**
+       * dkim* only
+       */
+      selector?: string
+      /**
+       * ISO 8601, UTC, with milliseconds
+       */
+      removableAt?: string
+      /**
+       * pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing
+       */
+      state: ("pending" | "verified" | "missing" | "wrong" | "unknown")
+      /**
+       * what DNS answered at the host for this type
+       */
+      found: string[]
+      problems: {
+        /**
+         * a stable code listed in docs/domains.md
+         */
+        code: string
+        /**
+         * what to change, in one sentence
+         */
+        message: string
+      }[]
+    }[]
+    /**
+     * the DMARC record seen by the last check; null before the first check
+     */
+    dmarc: ({
+      policy: ("none" | "quarantine" | "reject" | null)
+      /**
+       * how this domain’s DKIM and SPF align with the policy
+       */
+      alignment: string
+    } | null)
+    verifiedAt: (string | null)
+    lastCheckedAt: (string | null)
+    /**
+     * null: not scheduled (failed; POST /v1/domains/verify checks again)
+     */
+    nextCheckAt: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+  }
+}
+
+/** The body of `POST /v1/domains/list`. */
+export interface ListDomainsBody {
+  
+}
+
+/** The 200 answer of `POST /v1/domains/list`. */
+export interface ListDomainsResult {
+  ok: true
+  /**
+   * the environment’s, then its project’s, then its tenant’s (at most one each)
+   */
+  domains: {
+    /**
+     * dom_… id of a sending domain
+     */
+    domainId: string
+    domain: string
+    /**
+     * whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins
+     */
+    scope: ("environment" | "project" | "tenant")
+    /**
+     * pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds
+     */
+    status: ("pending" | "verified" | "degraded" | "failed")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    statusSince: string
+    returnPath: {
+      host: string
+      /**
+       * verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back
+       */
+      status: ("pending" | "verified" | "degraded")
+    }
+    /**
+     * the selector mail is signed with
+     */
+    dkimSelector: string
+    records: {
+      /**
+       * dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required
+       */
+      purpose: ("dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc")
+      /**
+       * whether the domain (dkim) or its return path (return_path_*) waits for this record
+       */
+      required: boolean
+      type: ("TXT" | "MX")
+      /**
+       * the full name the record is published at
+       */
+      host: string
+      /**
+       * the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves)
+       */
+      name: string
+      /**
+       * the value to publish (a TXT value as one string)
+       */
+      value: string
+      /**
+       * a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves
+       */
+      txtStrings?: string[]
+      /**
+       * MX only
+       */
+      priority?: number
+      /**
+       * dkim* only
+       */
+      selector?: string
+      /**
+       * ISO 8601, UTC, with milliseconds
+       */
+      removableAt?: string
+      /**
+       * pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing
+       */
+      state: ("pending" | "verified" | "missing" | "wrong" | "unknown")
+      /**
+       * what DNS answered at the host for this type
+       */
+      found: string[]
+      problems: {
+        /**
+         * a stable code listed in docs/domains.md
+         */
+        code: string
+        /**
+         * what to change, in one sentence
+         */
+        message: string
+      }[]
+    }[]
+    /**
+     * the DMARC record seen by the last check; null before the first check
+     */
+    dmarc: ({
+      policy: ("none" | "quarantine" | "reject" | null)
+      /**
+       * how this domain’s DKIM and SPF align with the policy
+       */
+      alignment: string
+    } | null)
+    verifiedAt: (string | null)
+    lastCheckedAt: (string | null)
+    /**
+     * null: not scheduled (failed; POST /v1/domains/verify checks again)
+     */
+    nextCheckAt: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+  }[]
+}
+
+/** The body of `POST /v1/domains/get`. */
+export interface GetDomainBody {
+  /**
+   * dom_… id of a sending domain
+   */
+  domainId: string
+}
+
+/** The 200 answer of `POST /v1/domains/get`. */
+export interface GetDomainResult {
+  ok: true
+  domain: {
+    /**
+     * dom_… id of a sending domain
+     */
+    domainId: string
+    domain: string
+    /**
+     * whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins
+     */
+    scope: ("environment" | "project" | "tenant")
+    /**
+     * pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds
+     */
+    status: ("pending" | "verified" | "degraded" | "failed")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    statusSince: string
+    returnPath: {
+      host: string
+      /**
+       * verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back
+       */
+      status: ("pending" | "verified" | "degraded")
+    }
+    /**
+     * the selector mail is signed with
+     */
+    dkimSelector: string
+    records: {
+      /**
+       * dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required
+       */
+      purpose: ("dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc")
+      /**
+       * whether the domain (dkim) or its return path (return_path_*) waits for this record
+       */
+      required: boolean
+      type: ("TXT" | "MX")
+      /**
+       * the full name the record is published at
+       */
+      host: string
+      /**
+       * the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves)
+       */
+      name: string
+      /**
+       * the value to publish (a TXT value as one string)
+       */
+      value: string
+      /**
+       * a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves
+       */
+      txtStrings?: string[]
+      /**
+       * MX only
+       */
+      priority?: number
+      /**
+       * dkim* only
+       */
+      selector?: string
+      /**
+       * ISO 8601, UTC, with milliseconds
+       */
+      removableAt?: string
+      /**
+       * pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing
+       */
+      state: ("pending" | "verified" | "missing" | "wrong" | "unknown")
+      /**
+       * what DNS answered at the host for this type
+       */
+      found: string[]
+      problems: {
+        /**
+         * a stable code listed in docs/domains.md
+         */
+        code: string
+        /**
+         * what to change, in one sentence
+         */
+        message: string
+      }[]
+    }[]
+    /**
+     * the DMARC record seen by the last check; null before the first check
+     */
+    dmarc: ({
+      policy: ("none" | "quarantine" | "reject" | null)
+      /**
+       * how this domain’s DKIM and SPF align with the policy
+       */
+      alignment: string
+    } | null)
+    verifiedAt: (string | null)
+    lastCheckedAt: (string | null)
+    /**
+     * null: not scheduled (failed; POST /v1/domains/verify checks again)
+     */
+    nextCheckAt: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+  }
+}
+
+/** The body of `POST /v1/domains/verify`. */
+export interface VerifyDomainBody {
+  /**
+   * dom_… id of a sending domain
+   */
+  domainId: string
+}
+
+/** The 200 answer of `POST /v1/domains/verify`. */
+export interface VerifyDomainResult {
+  ok: true
+  domain: {
+    /**
+     * dom_… id of a sending domain
+     */
+    domainId: string
+    domain: string
+    /**
+     * whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins
+     */
+    scope: ("environment" | "project" | "tenant")
+    /**
+     * pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds
+     */
+    status: ("pending" | "verified" | "degraded" | "failed")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    statusSince: string
+    returnPath: {
+      host: string
+      /**
+       * verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back
+       */
+      status: ("pending" | "verified" | "degraded")
+    }
+    /**
+     * the selector mail is signed with
+     */
+    dkimSelector: string
+    records: {
+      /**
+       * dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required
+       */
+      purpose: ("dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc")
+      /**
+       * whether the domain (dkim) or its return path (return_path_*) waits for this record
+       */
+      required: boolean
+      type: ("TXT" | "MX")
+      /**
+       * the full name the record is published at
+       */
+      host: string
+      /**
+       * the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves)
+       */
+      name: string
+      /**
+       * the value to publish (a TXT value as one string)
+       */
+      value: string
+      /**
+       * a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves
+       */
+      txtStrings?: string[]
+      /**
+       * MX only
+       */
+      priority?: number
+      /**
+       * dkim* only
+       */
+      selector?: string
+      /**
+       * ISO 8601, UTC, with milliseconds
+       */
+      removableAt?: string
+      /**
+       * pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing
+       */
+      state: ("pending" | "verified" | "missing" | "wrong" | "unknown")
+      /**
+       * what DNS answered at the host for this type
+       */
+      found: string[]
+      problems: {
+        /**
+         * a stable code listed in docs/domains.md
+         */
+        code: string
+        /**
+         * what to change, in one sentence
+         */
+        message: string
+      }[]
+    }[]
+    /**
+     * the DMARC record seen by the last check; null before the first check
+     */
+    dmarc: ({
+      policy: ("none" | "quarantine" | "reject" | null)
+      /**
+       * how this domain’s DKIM and SPF align with the policy
+       */
+      alignment: string
+    } | null)
+    verifiedAt: (string | null)
+    lastCheckedAt: (string | null)
+    /**
+     * null: not scheduled (failed; POST /v1/domains/verify checks again)
+     */
+    nextCheckAt: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+  }
+}
+
+/** The body of `POST /v1/domains/rotate-dkim`. */
+export interface RotateDomainDkimBody {
+  /**
+   * dom_… id of a sending domain
+   */
+  domainId: string
+}
+
+/** The 200 answer of `POST /v1/domains/rotate-dkim`. */
+export interface RotateDomainDkimResult {
+  ok: true
+  domain: {
+    /**
+     * dom_… id of a sending domain
+     */
+    domainId: string
+    domain: string
+    /**
+     * whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins
+     */
+    scope: ("environment" | "project" | "tenant")
+    /**
+     * pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds
+     */
+    status: ("pending" | "verified" | "degraded" | "failed")
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    statusSince: string
+    returnPath: {
+      host: string
+      /**
+       * verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back
+       */
+      status: ("pending" | "verified" | "degraded")
+    }
+    /**
+     * the selector mail is signed with
+     */
+    dkimSelector: string
+    records: {
+      /**
+       * dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required
+       */
+      purpose: ("dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc")
+      /**
+       * whether the domain (dkim) or its return path (return_path_*) waits for this record
+       */
+      required: boolean
+      type: ("TXT" | "MX")
+      /**
+       * the full name the record is published at
+       */
+      host: string
+      /**
+       * the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves)
+       */
+      name: string
+      /**
+       * the value to publish (a TXT value as one string)
+       */
+      value: string
+      /**
+       * a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves
+       */
+      txtStrings?: string[]
+      /**
+       * MX only
+       */
+      priority?: number
+      /**
+       * dkim* only
+       */
+      selector?: string
+      /**
+       * ISO 8601, UTC, with milliseconds
+       */
+      removableAt?: string
+      /**
+       * pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing
+       */
+      state: ("pending" | "verified" | "missing" | "wrong" | "unknown")
+      /**
+       * what DNS answered at the host for this type
+       */
+      found: string[]
+      problems: {
+        /**
+         * a stable code listed in docs/domains.md
+         */
+        code: string
+        /**
+         * what to change, in one sentence
+         */
+        message: string
+      }[]
+    }[]
+    /**
+     * the DMARC record seen by the last check; null before the first check
+     */
+    dmarc: ({
+      policy: ("none" | "quarantine" | "reject" | null)
+      /**
+       * how this domain’s DKIM and SPF align with the policy
+       */
+      alignment: string
+    } | null)
+    verifiedAt: (string | null)
+    lastCheckedAt: (string | null)
+    /**
+     * null: not scheduled (failed; POST /v1/domains/verify checks again)
+     */
+    nextCheckAt: (string | null)
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    createdAt: string
+  }
+}
+
+/** The body of `POST /v1/domains/delete`. */
+export interface DeleteDomainBody {
+  /**
+   * dom_… id of a sending domain
+   */
+  domainId: string
+}
+
+/** The 200 answer of `POST /v1/domains/delete`. */
+export interface DeleteDomainResult {
+  ok: true
+}
+
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
@@ -2431,6 +3052,12 @@ export const operations = {
   testWebhook: { method: 'POST', path: '/v1/webhooks/test', idempotencyKey: false },
   listWebhookDeliveries: { method: 'POST', path: '/v1/webhooks/deliveries/list', idempotencyKey: false },
   replayWebhookDeliveries: { method: 'POST', path: '/v1/webhooks/deliveries/replay', idempotencyKey: false },
+  addDomain: { method: 'POST', path: '/v1/domains/add', idempotencyKey: false },
+  listDomains: { method: 'POST', path: '/v1/domains/list', idempotencyKey: false },
+  getDomain: { method: 'POST', path: '/v1/domains/get', idempotencyKey: false },
+  verifyDomain: { method: 'POST', path: '/v1/domains/verify', idempotencyKey: false },
+  rotateDomainDkim: { method: 'POST', path: '/v1/domains/rotate-dkim', idempotencyKey: false },
+  deleteDomain: { method: 'POST', path: '/v1/domains/delete', idempotencyKey: false },
 } as const;
 export type OperationId = keyof typeof operations;
 
@@ -2475,6 +3102,12 @@ export interface OperationErrors {
   testWebhook: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found';
   listWebhookDeliveries: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   replayWebhookDeliveries: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'webhook_endpoint_not_found' | 'webhook_event_not_found';
+  addDomain: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'domain_already_added' | 'domain_claimed';
+  listDomains: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getDomain: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'domain_not_found';
+  verifyDomain: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'domain_not_found';
+  rotateDomainDkim: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'domain_not_found' | 'dkim_rotation_conflict';
+  deleteDomain: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'domain_not_found';
 }
 export type OperationErrorCode<O extends OperationId> = OperationErrors[O];
 
@@ -3114,6 +3747,120 @@ export interface BulkSendPausedEvent {
   }
 }
 
+/** The payload of a `domain.verified` webhook (docs/webhooks.md). */
+export interface DomainVerifiedEvent {
+  type: "domain.verified"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    domainId: string
+    domain: string
+    /**
+     * the status this event set: verified, degraded or failed
+     */
+    status: string
+    previousStatus: string
+    /**
+     * the required records that are not verified (empty for domain.verified)
+     */
+    records: {
+      purpose: string
+      host: string
+      type: string
+      /**
+       * missing, wrong or unknown
+       */
+      state: string
+      /**
+       * Items: a problem code (docs/domains.md)
+       */
+      problems: string[]
+    }[]
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `domain.degraded` webhook (docs/webhooks.md). */
+export interface DomainDegradedEvent {
+  type: "domain.degraded"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    domainId: string
+    domain: string
+    /**
+     * the status this event set: verified, degraded or failed
+     */
+    status: string
+    previousStatus: string
+    /**
+     * the required records that are not verified (empty for domain.verified)
+     */
+    records: {
+      purpose: string
+      host: string
+      type: string
+      /**
+       * missing, wrong or unknown
+       */
+      state: string
+      /**
+       * Items: a problem code (docs/domains.md)
+       */
+      problems: string[]
+    }[]
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
+/** The payload of a `domain.failed` webhook (docs/webhooks.md). */
+export interface DomainFailedEvent {
+  type: "domain.failed"
+  /**
+   * ISO 8601, UTC, with milliseconds
+   */
+  timestamp: string
+  data: {
+    domainId: string
+    domain: string
+    /**
+     * the status this event set: verified, degraded or failed
+     */
+    status: string
+    previousStatus: string
+    /**
+     * the required records that are not verified (empty for domain.verified)
+     */
+    records: {
+      purpose: string
+      host: string
+      type: string
+      /**
+       * missing, wrong or unknown
+       */
+      state: string
+      /**
+       * Items: a problem code (docs/domains.md)
+       */
+      problems: string[]
+    }[]
+    /**
+     * ISO 8601, UTC, with milliseconds
+     */
+    occurredAt: string
+  }
+}
+
 /** The payload of a `webhook.test` webhook (docs/webhooks.md). */
 export interface WebhookTestEvent {
   type: "webhook.test"
@@ -3132,7 +3879,7 @@ export interface WebhookTestEvent {
 }
 
 /** Every webhook event type. */
-export const WEBHOOK_EVENT_TYPES = ["message.sent","message.delivery_delayed","message.delivered","message.bounced","message.failed","message.expired","message.suppressed","message.complained","message.canceled","recipient.unsubscribed","recipient.resubscribed","recipient.suppressed","recipient.unsuppressed","bulk_send.completed","bulk_send.paused","webhook.test"] as const;
+export const WEBHOOK_EVENT_TYPES = ["message.sent","message.delivery_delayed","message.delivered","message.bounced","message.failed","message.expired","message.suppressed","message.complained","message.canceled","recipient.unsubscribed","recipient.resubscribed","recipient.suppressed","recipient.unsuppressed","bulk_send.completed","bulk_send.paused","domain.verified","domain.degraded","domain.failed","webhook.test"] as const;
 
 /** Any webhook event's payload, told apart by `type`: what verifyWebhook() returns. */
 export type WebhookEvent =
@@ -3151,4 +3898,7 @@ export type WebhookEvent =
   | RecipientUnsuppressedEvent
   | BulkSendCompletedEvent
   | BulkSendPausedEvent
+  | DomainVerifiedEvent
+  | DomainDegradedEvent
+  | DomainFailedEvent
   | WebhookTestEvent;

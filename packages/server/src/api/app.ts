@@ -26,6 +26,7 @@ import { adminRoutes } from './routes/admin.js';
 import { auditRoutes } from './routes/audit.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { contactRoutes } from './routes/contacts.js';
+import { domainRoutes } from './routes/domains.js';
 import { eventRoutes } from './routes/events.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
@@ -215,6 +216,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   auditRoutes(app, deps);
   suppressionRoutes(app, deps);
   webhookRoutes(app, deps);
+  domainRoutes(app, deps);
   contactRoutes(app, deps);
   groupRoutes(app, deps);
   bulkRoutes(app, deps);

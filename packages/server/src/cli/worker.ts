@@ -1,11 +1,13 @@
 import { type Config, loadConfig } from '../config.js';
 import { releaseAllLeases } from '../db/repositories/queue.js';
+import { releaseDomainCheckLeases } from '../db/repositories/sending-domains.js';
 import { releaseAllDeliveryLeases } from '../db/repositories/webhook-queue.js';
 import { createTransport } from '../delivery/create-transport.js';
 import { RetentionSweeper } from '../delivery/retention.js';
 import { inboxDir } from '../delivery/transports/capture.js';
 import { DeliveryWorker } from '../delivery/worker.js';
 import type { Deps } from '../domain/deps.js';
+import { DomainCheckWorker } from '../domains/domain-check-worker.js';
 import { openRuntime } from '../runtime.js';
 import { StartupError } from '../startup-error.js';
 import { WebhookWorker } from '../webhooks/webhook-worker.js';
@@ -42,7 +44,8 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
   if (opts.isSoleWorker) {
     const released =
       (await releaseAllLeases(deps.db, deps.clock.now())) +
-      (await releaseAllDeliveryLeases(deps.db, deps.clock.now()));
+      (await releaseAllDeliveryLeases(deps.db, deps.clock.now())) +
+      (await releaseDomainCheckLeases(deps.db));
     if (released > 0)
       deps.log.warn(
         { released },
@@ -65,6 +68,13 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
     allowPrivate: config.MAILSVC_WEBHOOK_ALLOW_PRIVATE,
   });
   webhooks.start();
+  const domains = new DomainCheckWorker(deps, {
+    concurrency: config.MAILSVC_DOMAIN_CHECK_CONCURRENCY,
+    leaseMs: config.MAILSVC_WORKER_LEASE_MS,
+    pollMs: 1000,
+    isMailBusy: () => worker.busy,
+  });
+  domains.start();
   const retention = new RetentionSweeper(deps);
   retention.start();
   let description: string;
@@ -86,7 +96,7 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
   return {
     description,
     async stop() {
-      await Promise.all([worker.stop(), webhooks.stop()]);
+      await Promise.all([worker.stop(), webhooks.stop(), domains.stop()]);
       await retention.stop();
       await transport.close();
     },

@@ -53,7 +53,7 @@ export function unsubscribeUrl(deps: Pick<Deps, 'config' | 'keys'>, m: ClaimedMe
 
 /**
  * The envelope sender: a signed VERP address (domain/feedback/signed-references.ts). A verified custom sending
- * domain whose return path an operator marked published (`admin domains set-return-path`: MX of
+ * domain whose return path the domain checker verified (domains/lifecycle.ts: MX of
  * bounces.<domain> to `mailsvc inbound`, SPF for the relay) gets its bounces there, so the
  * Return-Path aligns with From for SPF and DMARC. Every other message uses MAILSVC_BOUNCE_DOMAIN.
  */

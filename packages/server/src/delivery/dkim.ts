@@ -7,10 +7,12 @@ import {
   createHash,
   createPrivateKey,
   createPublicKey,
+  generateKeyPair,
   generateKeyPairSync,
   type KeyObject,
   sign,
 } from 'node:crypto';
+import { promisify } from 'node:util';
 import { toCrlf } from './crlf.js';
 
 /**
@@ -209,19 +211,53 @@ export interface DkimKeyPair {
   publicKeyPem: string;
 }
 
-/** A new RSA-2048 key pair; the selector names the month it was made (`mailsvc202611`). */
-export function generateDkimKeyPair(now: Date): DkimKeyPair {
+/**
+ * The dated selector of a key made at `now` (`mailsvc-YYYYMM`, DESIGN.md §13); a day and then a
+ * minute are added when a selector in `taken` (the domain's current or retiring one) has the name.
+ */
+export function dkimSelectorFor(now: Date, taken: readonly (string | null)[] = []): string {
+  const iso = now.toISOString();
+  const month = `mailsvc-${iso.slice(0, 4)}${iso.slice(5, 7)}`;
+  for (const candidate of [
+    month,
+    `${month}${iso.slice(8, 10)}`,
+    `${month}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}`,
+  ])
+    if (!taken.includes(candidate)) return candidate;
+  return `${month}-${now.getTime().toString(36)}`;
+}
+
+/** A new RSA-2048 key pair and its selector (synchronous: tests and the admin CLI). */
+export function generateDkimKeyPair(now: Date, taken: readonly (string | null)[] = []): DkimKeyPair {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   });
-  const month = now.toISOString().slice(0, 7).replace('-', '');
-  return { selector: `mailsvc${month}`, privateKeyPem: privateKey, publicKeyPem: publicKey };
+  return { selector: dkimSelectorFor(now, taken), privateKeyPem: privateKey, publicKeyPem: publicKey };
+}
+
+const generateRsa = promisify(generateKeyPair);
+
+/** The same off the event loop (the key takes 50-200 ms to find): the API's domains/add and rotate-dkim. */
+export async function generateDkimKeyPairAsync(
+  now: Date,
+  taken: readonly (string | null)[] = [],
+): Promise<DkimKeyPair> {
+  const { privateKey, publicKey } = await generateRsa('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return { selector: dkimSelectorFor(now, taken), privateKeyPem: privateKey, publicKeyPem: publicKey };
+}
+
+/** The base64 of a PEM public key's DER (the p= of its DKIM record). */
+export function dkimPublicKeyBase64(publicKeyPem: string): string {
+  return createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }).toString('base64');
 }
 
 /** The TXT record value to publish at `<selector>._domainkey.<domain>`. */
 export function dkimTxtValue(publicKeyPem: string): string {
-  const der = createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' });
-  return `v=DKIM1; k=rsa; p=${der.toString('base64')}`;
+  return `v=DKIM1; k=rsa; p=${dkimPublicKeyBase64(publicKeyPem)}`;
 }

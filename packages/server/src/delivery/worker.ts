@@ -135,6 +135,11 @@ export class DeliveryWorker {
     }
   }
 
+  /** Messages being delivered now: the domain checker gives way while there are any. */
+  get busy(): boolean {
+    return this.runner.busySlots > 0;
+  }
+
   private async dkimKeyFor(domain: string): Promise<DkimKey | null> {
     const now = Date.now();
     const hit = this.dkimCache.get(domain);

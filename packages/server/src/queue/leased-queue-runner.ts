@@ -81,6 +81,11 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
   }
 
   /** Items being worked now. */
+  get busySlots(): number {
+    return this.inFlight;
+  }
+
+  /** Items being worked now. */
   get busy(): number {
     return this.inFlight;
   }

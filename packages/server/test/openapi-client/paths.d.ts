@@ -425,6 +425,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a sending domain and get its DNS records (extension) */
+        post: operations["addDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The sending domains of the key’s environment, project and tenant (extension) */
+        post: operations["listDomains"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One sending domain with each record’s state (extension) */
+        post: operations["getDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a sending domain’s DNS now (extension) */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/rotate-dkim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a DKIM key rotation (extension) */
+        post: operations["rotateDomainDkim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a sending domain (extension) */
+        post: operations["deleteDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/upsert": {
         parameters: {
             query?: never;
@@ -920,6 +1022,57 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "domain.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The domain.verified event */
+        post: operations["webhook_domain_verified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.degraded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The domain.degraded event */
+        post: operations["webhook_domain_degraded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The domain.failed event */
+        post: operations["webhook_domain_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -993,6 +1146,7 @@ export interface components {
          *     - `message_not_found` (404): No message with this id in the key’s environment.
          *     - `key_not_found` (404): No API key with this id in the key’s environment.
          *     - `suppression_not_found` (404): POST /v1/suppressions/remove: the address has no manual or hard-bounce suppression (of the reason named) in the key’s environment.
+         *     - `domain_not_found` (404): No sending domain with this id that the key’s environment can use (its own, its project’s or its tenant’s).
          *     - `webhook_endpoint_not_found` (404): No webhook endpoint with this id in the key’s environment.
          *     - `webhook_event_not_found` (404): POST /v1/webhooks/deliveries/replay: no event with this id was sent to an endpoint of the key’s environment.
          *     - `template_not_found` (404): No template with this id.
@@ -1003,6 +1157,9 @@ export interface components {
          *     - `idempotency_key_reused` (409): The Idempotency-Key was used with a different request.
          *     - `message_not_cancelable` (409): POST /v1/messages/cancel: the message is neither `scheduled` nor `queued` (a worker has it, or it ended); the message and `details` name its status. Nothing changed.
          *     - `message_not_scheduled` (409): POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed.
+         *     - `domain_already_added` (409): POST /v1/domains/add: the tenant has added this domain already, or the scope (environment, project or tenant) has a sending domain; the message names it.
+         *     - `domain_claimed` (409): POST /v1/domains/add: another tenant has verified this domain; one tenant at a time may send from a domain (a pending claim blocks no one).
+         *     - `dkim_rotation_conflict` (409): POST /v1/domains/rotate-dkim: the domain is not verified, or a rotation is already waiting for its new record to be published; nothing changed.
          *     - `webhook_endpoint_limit` (409): POST /v1/webhooks/create: the environment has 20 webhook endpoints already; delete one first.
          *     - `payload_too_large` (413): The body is over 256 KiB.
          *     - `unsupported_media_type` (415): POST bodies must be `Content-Type: application/json`.
@@ -1012,7 +1169,7 @@ export interface components {
          *     - `service_unavailable` (503): The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "suppression_not_removable" | "webhook_url_not_allowed" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "suppression_not_found" | "webhook_endpoint_not_found" | "webhook_event_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "message_not_cancelable" | "message_not_scheduled" | "webhook_endpoint_limit" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
+        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "suppression_not_removable" | "webhook_url_not_allowed" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "suppression_not_found" | "domain_not_found" | "webhook_endpoint_not_found" | "webhook_event_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "message_not_cancelable" | "message_not_scheduled" | "domain_already_added" | "domain_claimed" | "dkim_rotation_conflict" | "webhook_endpoint_limit" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
     };
     responses: never;
     parameters: never;
@@ -4424,7 +4581,7 @@ export interface operations {
                 "application/json": {
                     /** @description where events are POSTed: https, a public host (http and private addresses only where the operator allows them) */
                     url: string;
-                    events?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                    events?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                     /** @description a note for people: at most 200 characters, no control characters or line separators */
                     description?: string;
                     /** @description default true */
@@ -4465,7 +4622,7 @@ export interface operations {
                             endpointId: string;
                             url: string;
                             /** @description the subscribed types; null: every type */
-                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
@@ -4661,7 +4818,7 @@ export interface operations {
                             endpointId: string;
                             url: string;
                             /** @description the subscribed types; null: every type */
-                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
@@ -4846,7 +5003,7 @@ export interface operations {
                             endpointId: string;
                             url: string;
                             /** @description the subscribed types; null: every type */
-                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
@@ -5001,7 +5158,7 @@ export interface operations {
                     endpointId: string;
                     /** @description where events are POSTed: https, a public host (http and private addresses only where the operator allows them) */
                     url?: string;
-                    events?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                    events?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -5039,7 +5196,7 @@ export interface operations {
                             endpointId: string;
                             url: string;
                             /** @description the subscribed types; null: every type */
-                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test")[] | null;
+                            events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
@@ -5674,7 +5831,7 @@ export interface operations {
                      * @description an event type (docs/webhooks.md)
                      * @enum {string}
                      */
-                    eventType?: "message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test";
+                    eventType?: "message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test";
                     /** @description evt_… id of an event (the webhook-id) */
                     eventId?: string;
                     /**
@@ -5741,7 +5898,7 @@ export interface operations {
                              * @description an event type (docs/webhooks.md)
                              * @enum {string}
                              */
-                            eventType: "message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "webhook.test";
+                            eventType: "message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test";
                             /** @description the number of this attempt of the delivery */
                             attempt: number;
                             /**
@@ -5995,6 +6152,1697 @@ export interface operations {
              *     `webhook_endpoint_not_found`: No webhook endpoint with this id in the key’s environment.
              *
              *     `webhook_event_not_found`: POST /v1/webhooks/deliveries/replay: no event with this id was sent to an endpoint of the key’s environment.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    addDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a domain name such as example.com or mail.example.com (lowercased; no trailing dot) */
+                    domain: string;
+                    /** @description whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins */
+                    scope?: "environment" | "project" | "tenant";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "domain": {
+                     *         "domainId": "dom_01JD0000000000000000000000",
+                     *         "domain": "example.com",
+                     *         "scope": "environment",
+                     *         "status": "pending",
+                     *         "statusSince": "2026-11-22T10:15:30.123Z",
+                     *         "returnPath": {
+                     *           "host": "bounces.example.com",
+                     *           "status": "pending"
+                     *         },
+                     *         "dkimSelector": "mailsvc-202611",
+                     *         "records": [
+                     *           {
+                     *             "purpose": "dkim",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "mailsvc-202611._domainkey.example.com",
+                     *             "name": "mailsvc-202611._domainkey",
+                     *             "value": "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB",
+                     *             "txtStrings": [
+                     *               "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8",
+                     *               "b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *             ],
+                     *             "selector": "mailsvc-202611",
+                     *             "state": "pending",
+                     *             "found": [],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_mx",
+                     *             "required": true,
+                     *             "type": "MX",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "inbound.mailsvc.example.net",
+                     *             "priority": 10,
+                     *             "state": "pending",
+                     *             "found": [],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_spf",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "v=spf1 include:_spf.mailsvc.example.net -all",
+                     *             "state": "pending",
+                     *             "found": [],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "dmarc",
+                     *             "required": false,
+                     *             "type": "TXT",
+                     *             "host": "_dmarc.example.com",
+                     *             "name": "_dmarc",
+                     *             "value": "v=DMARC1; p=none",
+                     *             "state": "pending",
+                     *             "found": [],
+                     *             "problems": []
+                     *           }
+                     *         ],
+                     *         "dmarc": null,
+                     *         "verifiedAt": null,
+                     *         "lastCheckedAt": null,
+                     *         "nextCheckAt": "2026-11-22T10:16:30.123Z",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        domain: {
+                            /** @description dom_… id of a sending domain */
+                            domainId: string;
+                            domain: string;
+                            /** @description whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins */
+                            scope: "environment" | "project" | "tenant";
+                            /** @description pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds */
+                            status: "pending" | "verified" | "degraded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            statusSince: string;
+                            returnPath: {
+                                host: string;
+                                /** @description verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back */
+                                status: "pending" | "verified" | "degraded";
+                            };
+                            /** @description the selector mail is signed with */
+                            dkimSelector: string;
+                            records: {
+                                /** @description dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required */
+                                purpose: "dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc";
+                                /** @description whether the domain (dkim) or its return path (return_path_*) waits for this record */
+                                required: boolean;
+                                type: "TXT" | "MX";
+                                /** @description the full name the record is published at */
+                                host: string;
+                                /** @description the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves) */
+                                name: string;
+                                /** @description the value to publish (a TXT value as one string) */
+                                value: string;
+                                /** @description a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves */
+                                txtStrings?: string[];
+                                /** @description MX only */
+                                priority?: number;
+                                /** @description dkim* only */
+                                selector?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, with milliseconds
+                                 */
+                                removableAt?: string;
+                                /** @description pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing */
+                                state: "pending" | "verified" | "missing" | "wrong" | "unknown";
+                                /** @description what DNS answered at the host for this type */
+                                found: string[];
+                                problems: {
+                                    /** @description a stable code listed in docs/domains.md */
+                                    code: string;
+                                    /** @description what to change, in one sentence */
+                                    message: string;
+                                }[];
+                            }[];
+                            /** @description the DMARC record seen by the last check; null before the first check */
+                            dmarc: {
+                                policy: "none" | "quarantine" | "reject" | null;
+                                /** @description how this domain’s DKIM and SPF align with the policy */
+                                alignment: string;
+                            } | null;
+                            verifiedAt: string | null;
+                            lastCheckedAt: string | null;
+                            /** @description null: not scheduled (failed; POST /v1/domains/verify checks again) */
+                            nextCheckAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `domain_already_added`: POST /v1/domains/add: the tenant has added this domain already, or the scope (environment, project or tenant) has a sending domain; the message names it.
+             *
+             *     `domain_claimed`: POST /v1/domains/add: another tenant has verified this domain; one tenant at a time may send from a domain (a pending claim blocks no one).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "domains": [
+                     *         {
+                     *           "domainId": "dom_01JD0000000000000000000000",
+                     *           "domain": "example.com",
+                     *           "scope": "environment",
+                     *           "status": "verified",
+                     *           "statusSince": "2026-11-22T10:20:30.123Z",
+                     *           "returnPath": {
+                     *             "host": "bounces.example.com",
+                     *             "status": "verified"
+                     *           },
+                     *           "dkimSelector": "mailsvc-202611",
+                     *           "records": [
+                     *             {
+                     *               "purpose": "dkim",
+                     *               "required": true,
+                     *               "type": "TXT",
+                     *               "host": "mailsvc-202611._domainkey.example.com",
+                     *               "name": "mailsvc-202611._domainkey",
+                     *               "value": "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB",
+                     *               "txtStrings": [
+                     *                 "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8",
+                     *                 "b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *               ],
+                     *               "selector": "mailsvc-202611",
+                     *               "state": "verified",
+                     *               "found": [
+                     *                 "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *               ],
+                     *               "problems": []
+                     *             },
+                     *             {
+                     *               "purpose": "return_path_mx",
+                     *               "required": true,
+                     *               "type": "MX",
+                     *               "host": "bounces.example.com",
+                     *               "name": "bounces",
+                     *               "value": "inbound.mailsvc.example.net",
+                     *               "priority": 10,
+                     *               "state": "verified",
+                     *               "found": [
+                     *                 "10 inbound.mailsvc.example.net"
+                     *               ],
+                     *               "problems": []
+                     *             },
+                     *             {
+                     *               "purpose": "return_path_spf",
+                     *               "required": true,
+                     *               "type": "TXT",
+                     *               "host": "bounces.example.com",
+                     *               "name": "bounces",
+                     *               "value": "v=spf1 include:_spf.mailsvc.example.net -all",
+                     *               "state": "verified",
+                     *               "found": [
+                     *                 "v=spf1 include:_spf.mailsvc.example.net -all"
+                     *               ],
+                     *               "problems": []
+                     *             },
+                     *             {
+                     *               "purpose": "dmarc",
+                     *               "required": false,
+                     *               "type": "TXT",
+                     *               "host": "_dmarc.example.com",
+                     *               "name": "_dmarc",
+                     *               "value": "v=DMARC1; p=none",
+                     *               "state": "missing",
+                     *               "found": [],
+                     *               "problems": [
+                     *                 {
+                     *                   "code": "dmarc_missing",
+                     *                   "message": "No DMARC record: receivers such as Gmail and Yahoo expect one from bulk senders; publish v=DMARC1; p=none to start."
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "dmarc": {
+                     *             "policy": null,
+                     *             "alignment": "No DMARC policy: nothing to align with yet. DKIM (d=example.com) and SPF (bounces.example.com) both align in relaxed mode once one is published."
+                     *           },
+                     *           "verifiedAt": "2026-11-22T10:20:30.123Z",
+                     *           "lastCheckedAt": "2026-11-22T10:20:30.123Z",
+                     *           "nextCheckAt": "2026-11-23T10:20:30.123Z",
+                     *           "createdAt": "2026-11-22T10:15:30.123Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description the environment’s, then its project’s, then its tenant’s (at most one each) */
+                        domains: {
+                            /** @description dom_… id of a sending domain */
+                            domainId: string;
+                            domain: string;
+                            /** @description whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins */
+                            scope: "environment" | "project" | "tenant";
+                            /** @description pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds */
+                            status: "pending" | "verified" | "degraded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            statusSince: string;
+                            returnPath: {
+                                host: string;
+                                /** @description verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back */
+                                status: "pending" | "verified" | "degraded";
+                            };
+                            /** @description the selector mail is signed with */
+                            dkimSelector: string;
+                            records: {
+                                /** @description dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required */
+                                purpose: "dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc";
+                                /** @description whether the domain (dkim) or its return path (return_path_*) waits for this record */
+                                required: boolean;
+                                type: "TXT" | "MX";
+                                /** @description the full name the record is published at */
+                                host: string;
+                                /** @description the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves) */
+                                name: string;
+                                /** @description the value to publish (a TXT value as one string) */
+                                value: string;
+                                /** @description a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves */
+                                txtStrings?: string[];
+                                /** @description MX only */
+                                priority?: number;
+                                /** @description dkim* only */
+                                selector?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, with milliseconds
+                                 */
+                                removableAt?: string;
+                                /** @description pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing */
+                                state: "pending" | "verified" | "missing" | "wrong" | "unknown";
+                                /** @description what DNS answered at the host for this type */
+                                found: string[];
+                                problems: {
+                                    /** @description a stable code listed in docs/domains.md */
+                                    code: string;
+                                    /** @description what to change, in one sentence */
+                                    message: string;
+                                }[];
+                            }[];
+                            /** @description the DMARC record seen by the last check; null before the first check */
+                            dmarc: {
+                                policy: "none" | "quarantine" | "reject" | null;
+                                /** @description how this domain’s DKIM and SPF align with the policy */
+                                alignment: string;
+                            } | null;
+                            verifiedAt: string | null;
+                            lastCheckedAt: string | null;
+                            /** @description null: not scheduled (failed; POST /v1/domains/verify checks again) */
+                            nextCheckAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domainId": "dom_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description dom_… id of a sending domain */
+                    domainId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "domain": {
+                     *         "domainId": "dom_01JD0000000000000000000000",
+                     *         "domain": "example.com",
+                     *         "scope": "environment",
+                     *         "status": "verified",
+                     *         "statusSince": "2026-11-22T10:20:30.123Z",
+                     *         "returnPath": {
+                     *           "host": "bounces.example.com",
+                     *           "status": "verified"
+                     *         },
+                     *         "dkimSelector": "mailsvc-202611",
+                     *         "records": [
+                     *           {
+                     *             "purpose": "dkim",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "mailsvc-202611._domainkey.example.com",
+                     *             "name": "mailsvc-202611._domainkey",
+                     *             "value": "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB",
+                     *             "txtStrings": [
+                     *               "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8",
+                     *               "b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *             ],
+                     *             "selector": "mailsvc-202611",
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_mx",
+                     *             "required": true,
+                     *             "type": "MX",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "inbound.mailsvc.example.net",
+                     *             "priority": 10,
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "10 inbound.mailsvc.example.net"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_spf",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "v=spf1 include:_spf.mailsvc.example.net -all",
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "v=spf1 include:_spf.mailsvc.example.net -all"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "dmarc",
+                     *             "required": false,
+                     *             "type": "TXT",
+                     *             "host": "_dmarc.example.com",
+                     *             "name": "_dmarc",
+                     *             "value": "v=DMARC1; p=none",
+                     *             "state": "missing",
+                     *             "found": [],
+                     *             "problems": [
+                     *               {
+                     *                 "code": "dmarc_missing",
+                     *                 "message": "No DMARC record: receivers such as Gmail and Yahoo expect one from bulk senders; publish v=DMARC1; p=none to start."
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "dmarc": {
+                     *           "policy": null,
+                     *           "alignment": "No DMARC policy: nothing to align with yet. DKIM (d=example.com) and SPF (bounces.example.com) both align in relaxed mode once one is published."
+                     *         },
+                     *         "verifiedAt": "2026-11-22T10:20:30.123Z",
+                     *         "lastCheckedAt": "2026-11-22T10:20:30.123Z",
+                     *         "nextCheckAt": "2026-11-23T10:20:30.123Z",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        domain: {
+                            /** @description dom_… id of a sending domain */
+                            domainId: string;
+                            domain: string;
+                            /** @description whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins */
+                            scope: "environment" | "project" | "tenant";
+                            /** @description pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds */
+                            status: "pending" | "verified" | "degraded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            statusSince: string;
+                            returnPath: {
+                                host: string;
+                                /** @description verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back */
+                                status: "pending" | "verified" | "degraded";
+                            };
+                            /** @description the selector mail is signed with */
+                            dkimSelector: string;
+                            records: {
+                                /** @description dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required */
+                                purpose: "dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc";
+                                /** @description whether the domain (dkim) or its return path (return_path_*) waits for this record */
+                                required: boolean;
+                                type: "TXT" | "MX";
+                                /** @description the full name the record is published at */
+                                host: string;
+                                /** @description the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves) */
+                                name: string;
+                                /** @description the value to publish (a TXT value as one string) */
+                                value: string;
+                                /** @description a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves */
+                                txtStrings?: string[];
+                                /** @description MX only */
+                                priority?: number;
+                                /** @description dkim* only */
+                                selector?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, with milliseconds
+                                 */
+                                removableAt?: string;
+                                /** @description pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing */
+                                state: "pending" | "verified" | "missing" | "wrong" | "unknown";
+                                /** @description what DNS answered at the host for this type */
+                                found: string[];
+                                problems: {
+                                    /** @description a stable code listed in docs/domains.md */
+                                    code: string;
+                                    /** @description what to change, in one sentence */
+                                    message: string;
+                                }[];
+                            }[];
+                            /** @description the DMARC record seen by the last check; null before the first check */
+                            dmarc: {
+                                policy: "none" | "quarantine" | "reject" | null;
+                                /** @description how this domain’s DKIM and SPF align with the policy */
+                                alignment: string;
+                            } | null;
+                            verifiedAt: string | null;
+                            lastCheckedAt: string | null;
+                            /** @description null: not scheduled (failed; POST /v1/domains/verify checks again) */
+                            nextCheckAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `domain_not_found`: No sending domain with this id that the key’s environment can use (its own, its project’s or its tenant’s).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domainId": "dom_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description dom_… id of a sending domain */
+                    domainId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "domain": {
+                     *         "domainId": "dom_01JD0000000000000000000000",
+                     *         "domain": "example.com",
+                     *         "scope": "environment",
+                     *         "status": "verified",
+                     *         "statusSince": "2026-11-22T10:20:30.123Z",
+                     *         "returnPath": {
+                     *           "host": "bounces.example.com",
+                     *           "status": "verified"
+                     *         },
+                     *         "dkimSelector": "mailsvc-202611",
+                     *         "records": [
+                     *           {
+                     *             "purpose": "dkim",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "mailsvc-202611._domainkey.example.com",
+                     *             "name": "mailsvc-202611._domainkey",
+                     *             "value": "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB",
+                     *             "txtStrings": [
+                     *               "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8",
+                     *               "b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *             ],
+                     *             "selector": "mailsvc-202611",
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_mx",
+                     *             "required": true,
+                     *             "type": "MX",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "inbound.mailsvc.example.net",
+                     *             "priority": 10,
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "10 inbound.mailsvc.example.net"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_spf",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "v=spf1 include:_spf.mailsvc.example.net -all",
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "v=spf1 include:_spf.mailsvc.example.net -all"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "dmarc",
+                     *             "required": false,
+                     *             "type": "TXT",
+                     *             "host": "_dmarc.example.com",
+                     *             "name": "_dmarc",
+                     *             "value": "v=DMARC1; p=none",
+                     *             "state": "missing",
+                     *             "found": [],
+                     *             "problems": [
+                     *               {
+                     *                 "code": "dmarc_missing",
+                     *                 "message": "No DMARC record: receivers such as Gmail and Yahoo expect one from bulk senders; publish v=DMARC1; p=none to start."
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "dmarc": {
+                     *           "policy": null,
+                     *           "alignment": "No DMARC policy: nothing to align with yet. DKIM (d=example.com) and SPF (bounces.example.com) both align in relaxed mode once one is published."
+                     *         },
+                     *         "verifiedAt": "2026-11-22T10:20:30.123Z",
+                     *         "lastCheckedAt": "2026-11-22T10:20:30.123Z",
+                     *         "nextCheckAt": "2026-11-23T10:20:30.123Z",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        domain: {
+                            /** @description dom_… id of a sending domain */
+                            domainId: string;
+                            domain: string;
+                            /** @description whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins */
+                            scope: "environment" | "project" | "tenant";
+                            /** @description pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds */
+                            status: "pending" | "verified" | "degraded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            statusSince: string;
+                            returnPath: {
+                                host: string;
+                                /** @description verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back */
+                                status: "pending" | "verified" | "degraded";
+                            };
+                            /** @description the selector mail is signed with */
+                            dkimSelector: string;
+                            records: {
+                                /** @description dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required */
+                                purpose: "dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc";
+                                /** @description whether the domain (dkim) or its return path (return_path_*) waits for this record */
+                                required: boolean;
+                                type: "TXT" | "MX";
+                                /** @description the full name the record is published at */
+                                host: string;
+                                /** @description the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves) */
+                                name: string;
+                                /** @description the value to publish (a TXT value as one string) */
+                                value: string;
+                                /** @description a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves */
+                                txtStrings?: string[];
+                                /** @description MX only */
+                                priority?: number;
+                                /** @description dkim* only */
+                                selector?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, with milliseconds
+                                 */
+                                removableAt?: string;
+                                /** @description pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing */
+                                state: "pending" | "verified" | "missing" | "wrong" | "unknown";
+                                /** @description what DNS answered at the host for this type */
+                                found: string[];
+                                problems: {
+                                    /** @description a stable code listed in docs/domains.md */
+                                    code: string;
+                                    /** @description what to change, in one sentence */
+                                    message: string;
+                                }[];
+                            }[];
+                            /** @description the DMARC record seen by the last check; null before the first check */
+                            dmarc: {
+                                policy: "none" | "quarantine" | "reject" | null;
+                                /** @description how this domain’s DKIM and SPF align with the policy */
+                                alignment: string;
+                            } | null;
+                            verifiedAt: string | null;
+                            lastCheckedAt: string | null;
+                            /** @description null: not scheduled (failed; POST /v1/domains/verify checks again) */
+                            nextCheckAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `domain_not_found`: No sending domain with this id that the key’s environment can use (its own, its project’s or its tenant’s).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateDomainDkim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domainId": "dom_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description dom_… id of a sending domain */
+                    domainId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "domain": {
+                     *         "domainId": "dom_01JD0000000000000000000000",
+                     *         "domain": "example.com",
+                     *         "scope": "environment",
+                     *         "status": "verified",
+                     *         "statusSince": "2026-11-22T10:20:30.123Z",
+                     *         "returnPath": {
+                     *           "host": "bounces.example.com",
+                     *           "status": "verified"
+                     *         },
+                     *         "dkimSelector": "mailsvc-202611",
+                     *         "records": [
+                     *           {
+                     *             "purpose": "dkim",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "mailsvc-202611._domainkey.example.com",
+                     *             "name": "mailsvc-202611._domainkey",
+                     *             "value": "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB",
+                     *             "txtStrings": [
+                     *               "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8",
+                     *               "b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *             ],
+                     *             "selector": "mailsvc-202611",
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu5J7HgN0sWmJ3x3F0kqfPqQxq1d6mQ2yKc3sQ5mKq2m0dQ7yGg1o8Jm3bW5n9v7yJm2t2b9u5m8uY7sXnq1r2t5y0w9p4m6k3m8r2q7t1y6u4i9o0p3a5s7d8f2g4h6j8k1l3z5x7c9v2b4n6m8q1w3e5r7t9y2u4i6o8p0a2s4d6f8g1h3j5k7l9z2x4c6v8b1n3m5q7w9e2r4t6y8u1i3o5p7a9s2d4f6g8h1j3k5l7z9x2c4v6b8n1m3q5w7e9r2t4y6u8i1o3p5a7s9d2f4g6h8j1k3l5z7x9cIDAQAB"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_mx",
+                     *             "required": true,
+                     *             "type": "MX",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "inbound.mailsvc.example.net",
+                     *             "priority": 10,
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "10 inbound.mailsvc.example.net"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "return_path_spf",
+                     *             "required": true,
+                     *             "type": "TXT",
+                     *             "host": "bounces.example.com",
+                     *             "name": "bounces",
+                     *             "value": "v=spf1 include:_spf.mailsvc.example.net -all",
+                     *             "state": "verified",
+                     *             "found": [
+                     *               "v=spf1 include:_spf.mailsvc.example.net -all"
+                     *             ],
+                     *             "problems": []
+                     *           },
+                     *           {
+                     *             "purpose": "dmarc",
+                     *             "required": false,
+                     *             "type": "TXT",
+                     *             "host": "_dmarc.example.com",
+                     *             "name": "_dmarc",
+                     *             "value": "v=DMARC1; p=none",
+                     *             "state": "missing",
+                     *             "found": [],
+                     *             "problems": [
+                     *               {
+                     *                 "code": "dmarc_missing",
+                     *                 "message": "No DMARC record: receivers such as Gmail and Yahoo expect one from bulk senders; publish v=DMARC1; p=none to start."
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "dmarc": {
+                     *           "policy": null,
+                     *           "alignment": "No DMARC policy: nothing to align with yet. DKIM (d=example.com) and SPF (bounces.example.com) both align in relaxed mode once one is published."
+                     *         },
+                     *         "verifiedAt": "2026-11-22T10:20:30.123Z",
+                     *         "lastCheckedAt": "2026-11-22T10:20:30.123Z",
+                     *         "nextCheckAt": "2026-11-23T10:20:30.123Z",
+                     *         "createdAt": "2026-11-22T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        domain: {
+                            /** @description dom_… id of a sending domain */
+                            domainId: string;
+                            domain: string;
+                            /** @description whose mail the domain sends: the key’s environment (default), its project’s environments, or every environment of its tenant; a more specific domain wins */
+                            scope: "environment" | "project" | "tenant";
+                            /** @description pending: waiting for its DKIM record (checked at 1, 5, 15 minutes, then hourly, for 72 h); verified: mail signs and sends; degraded: a record was seen missing or wrong twice in a row, mail still signs and sends, fix it before the grace period (72 h) ends; failed: sends from it answer 403 sending_domain_not_ready until POST /v1/domains/verify succeeds */
+                            status: "pending" | "verified" | "degraded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            statusSince: string;
+                            returnPath: {
+                                host: string;
+                                /** @description verified: the envelope sender is bounces.<domain> (SPF and DMARC align); pending or degraded: bounces go to the operator’s bounce domain and mail is not held back */
+                                status: "pending" | "verified" | "degraded";
+                            };
+                            /** @description the selector mail is signed with */
+                            dkimSelector: string;
+                            records: {
+                                /** @description dkim: the signing key; dkim_next: a rotation’s new key, used once it verifies; dkim_retiring: the replaced key, kept until `removableAt`; return_path_*: bounces.<domain>; dmarc: recommended, never required */
+                                purpose: "dkim" | "dkim_next" | "dkim_retiring" | "return_path_mx" | "return_path_spf" | "dmarc";
+                                /** @description whether the domain (dkim) or its return path (return_path_*) waits for this record */
+                                required: boolean;
+                                type: "TXT" | "MX";
+                                /** @description the full name the record is published at */
+                                host: string;
+                                /** @description the host relative to the domain, what most DNS providers’ forms want (they append the domain themselves) */
+                                name: string;
+                                /** @description the value to publish (a TXT value as one string) */
+                                value: string;
+                                /** @description a TXT value over 255 characters as the strings of at most 255 a zone file needs ("…" "…"); most DNS providers split it themselves */
+                                txtStrings?: string[];
+                                /** @description MX only */
+                                priority?: number;
+                                /** @description dkim* only */
+                                selector?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, with milliseconds
+                                 */
+                                removableAt?: string;
+                                /** @description pending: not checked yet; missing; wrong (see found and problems); unknown: DNS could not be asked (a timeout or SERVFAIL), never read as missing */
+                                state: "pending" | "verified" | "missing" | "wrong" | "unknown";
+                                /** @description what DNS answered at the host for this type */
+                                found: string[];
+                                problems: {
+                                    /** @description a stable code listed in docs/domains.md */
+                                    code: string;
+                                    /** @description what to change, in one sentence */
+                                    message: string;
+                                }[];
+                            }[];
+                            /** @description the DMARC record seen by the last check; null before the first check */
+                            dmarc: {
+                                policy: "none" | "quarantine" | "reject" | null;
+                                /** @description how this domain’s DKIM and SPF align with the policy */
+                                alignment: string;
+                            } | null;
+                            verifiedAt: string | null;
+                            lastCheckedAt: string | null;
+                            /** @description null: not scheduled (failed; POST /v1/domains/verify checks again) */
+                            nextCheckAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, with milliseconds
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `domain_not_found`: No sending domain with this id that the key’s environment can use (its own, its project’s or its tenant’s).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `dkim_rotation_conflict`: POST /v1/domains/rotate-dkim: the domain is not verified, or a rotation is already waiting for its new record to be published; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domainId": "dom_01JD0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description dom_… id of a sending domain */
+                    domainId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             *
+             *     `domain_not_found`: No sending domain with this id that the key’s environment can use (its own, its project’s or its tenant’s).
              */
             404: {
                 headers: {
@@ -9751,6 +11599,180 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_domain_verified: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "domain.verified";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        domainId: string;
+                        domain: string;
+                        /** @description the status this event set: verified, degraded or failed */
+                        status: string;
+                        previousStatus: string;
+                        /** @description the required records that are not verified (empty for domain.verified) */
+                        records: {
+                            purpose: string;
+                            host: string;
+                            type: string;
+                            /** @description missing, wrong or unknown */
+                            state: string;
+                            problems: string[];
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_domain_degraded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "domain.degraded";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        domainId: string;
+                        domain: string;
+                        /** @description the status this event set: verified, degraded or failed */
+                        status: string;
+                        previousStatus: string;
+                        /** @description the required records that are not verified (empty for domain.verified) */
+                        records: {
+                            purpose: string;
+                            host: string;
+                            type: string;
+                            /** @description missing, wrong or unknown */
+                            state: string;
+                            problems: string[];
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, with milliseconds
+                         */
+                        occurredAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else (a redirect too) is retried on the schedule; 410 disables the endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_domain_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event’s id, the same on every retry and replay (evt_…) */
+                "webhook-id": string;
+                /** @description the attempt’s time, Unix seconds */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint’s secret; two, space-separated, for 24 hours after a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "domain.failed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC, with milliseconds
+                     */
+                    timestamp: string;
+                    data: {
+                        domainId: string;
+                        domain: string;
+                        /** @description the status this event set: verified, degraded or failed */
+                        status: string;
+                        previousStatus: string;
+                        /** @description the required records that are not verified (empty for domain.verified) */
+                        records: {
+                            purpose: string;
+                            host: string;
+                            type: string;
+                            /** @description missing, wrong or unknown */
+                            state: string;
+                            problems: string[];
+                        }[];
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, with milliseconds

@@ -23,6 +23,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'recipient.unsuppressed',
   'bulk_send.completed',
   'bulk_send.paused',
+  'domain.verified',
+  'domain.degraded',
+  'domain.failed',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -146,6 +149,30 @@ const BulkSendEventData = Type.Object(
   { additionalProperties: false },
 );
 
+const DomainEventData = Type.Object(
+  {
+    domainId: Type.String({ pattern: '^dom_' }),
+    domain: Type.String(),
+    status: Type.String({ description: 'the status this event set: verified, degraded or failed' }),
+    previousStatus: Type.String(),
+    records: Type.Array(
+      Type.Object(
+        {
+          purpose: Type.String(),
+          host: Type.String(),
+          type: Type.String(),
+          state: Type.String({ description: 'missing, wrong or unknown' }),
+          problems: Type.Array(Type.String({ description: 'a problem code (docs/domains.md)' })),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'the required records that are not verified (empty for domain.verified)' },
+    ),
+    occurredAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
 const messageData = (extra: Record<string, TSchema> = {}) =>
   Type.Object({ ...MessageEventFields, ...extra }, { additionalProperties: false });
 
@@ -175,6 +202,9 @@ export const WEBHOOK_EVENT_DATA = {
   'recipient.unsuppressed': RecipientEventData,
   'bulk_send.completed': BulkSendEventData,
   'bulk_send.paused': BulkSendEventData,
+  'domain.verified': DomainEventData,
+  'domain.degraded': DomainEventData,
+  'domain.failed': DomainEventData,
   'webhook.test': Type.Object(
     { endpointId: Type.String(), message: Type.String(), occurredAt: Timestamp },
     { additionalProperties: false },

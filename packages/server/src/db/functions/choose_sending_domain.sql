@@ -6,7 +6,8 @@
 -- The rule: the environment's custom domain, else its project's, else the tenant's (oldest first
 -- within a scope), else p_default_domain (MAILSVC_DEFAULT_SENDING_DOMAIN). The From is
 -- p_from_email (the explicit or configured one) or, when NULL, notifications@ the domain.
--- Refusals, in this order: 'sending_domain_not_ready' (the custom domain is not verified),
+-- Refusals, in this order: 'sending_domain_not_ready' (the custom domain is pending or failed; a
+-- degraded one still sends, DESIGN.md §13),
 -- 'from_domain_not_allowed' (the From is not on the domain). The answers to each code are in
 -- domain/send/from-rule.ts; test/send-checks.test.ts holds the table of arrangements.
 -- Re-applied on every migrate; a SQL function, so the planner inlines it where it is joined.
@@ -19,7 +20,7 @@ AS $$
   SELECT chosen.domain,
          coalesce(p_from_email, 'notifications@' || chosen.domain),
          CASE
-           WHEN chosen.status IS NOT NULL AND chosen.status <> 'verified' THEN 'sending_domain_not_ready'
+           WHEN chosen.status IS NOT NULL AND chosen.status NOT IN ('verified', 'degraded') THEN 'sending_domain_not_ready'
            WHEN substring(coalesce(p_from_email, 'notifications@' || chosen.domain) FROM '[^@]*$')
                 IS DISTINCT FROM chosen.domain THEN 'from_domain_not_allowed'
          END

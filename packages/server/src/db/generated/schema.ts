@@ -85,7 +85,8 @@ export interface ApiKeysTable {
 }
 
 export type DomainScope = 'tenant' | 'project' | 'environment';
-export type DomainStatus = 'pending' | 'verified' | 'failed';
+export type DomainStatus = 'pending' | 'verified' | 'degraded' | 'failed';
+export type ReturnPathStatus = 'pending' | 'verified' | 'degraded';
 
 export interface SendingDomainsTable {
   id: string;
@@ -100,7 +101,23 @@ export interface SendingDomainsTable {
   dkim_selector: Nullable<string>;
   dkim_private_key: Nullable<string>;
   dkim_public_key: Nullable<string>;
-  return_path_status: Generated<'pending' | 'verified'>;
+  return_path_status: Generated<ReturnPathStatus>;
+  status_since: Timestamp;
+  verified_at: NullableTimestamp;
+  bad_checks: Generated<number>;
+  return_path_bad_checks: Generated<number>;
+  last_check: NullableJson<Record<string, unknown>>;
+  last_checked_at: NullableTimestamp;
+  next_check_at: NullableTimestamp;
+  check_locked_until: NullableTimestamp;
+  check_claim_token: Nullable<string>;
+  dkim_created_at: NullableTimestamp;
+  dkim_next_selector: Nullable<string>;
+  dkim_next_private_key: Nullable<string>;
+  dkim_next_public_key: Nullable<string>;
+  dkim_old_selector: Nullable<string>;
+  dkim_old_public_key: Nullable<string>;
+  dkim_old_until: NullableTimestamp;
 }
 
 export interface TenantUsageTable {

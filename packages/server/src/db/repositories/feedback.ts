@@ -163,7 +163,8 @@ export async function isVerifiedSendingDomain(db: Db, domain: string): Promise<b
     .selectFrom('sending_domains')
     .select('id')
     .where('domain', '=', domain)
-    .where('status', '=', 'verified')
+    // degraded still signs and sends with its return path: its bounces must come back
+    .where('status', 'in', ['verified', 'degraded'])
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -256,7 +256,10 @@ export async function extendLeases(db: Db, claimTokens: string[], lockedUntil: D
     .execute();
 }
 
-/** The DKIM key of a verified sending domain: a pending or failed registration signs nothing. */
+/**
+ * The DKIM key of a verified (or degraded: still sending) sending domain, of its one owner: a
+ * pending or failed claim signs nothing.
+ */
 export async function findDkimKey(db: Db, domain: string) {
   return db
     .selectFrom('sending_domains')
@@ -267,7 +270,7 @@ export async function findDkimKey(db: Db, domain: string) {
       'return_path_status as returnPathStatus',
     ])
     .where('domain', '=', domain)
-    .where('status', '=', 'verified')
+    .where('status', 'in', ['verified', 'degraded'])
     .where('dkim_private_key', 'is not', null)
     .executeTakeFirst();
 }

@@ -1,20 +1,23 @@
 import { KeyScopeSchema, TemplateCategories } from '@mailsvc/contract/api';
 import { type Static, Type } from '@sinclair/typebox';
+import { isUniqueViolation } from '../../db/errors.js';
 import { findKeyRevocation, listApiKeys } from '../../db/repositories/api-keys.js';
 import { auditedChange } from '../../db/repositories/audit.js';
 import {
-  changeSendingDomain,
   type DomainOwner,
-  findDomainOfOwner,
+  findDomainsByNameOrId,
   insertSendingDomain,
   listSendingDomains,
-  type SendingDomainChange,
+  type SendingDomainRow,
+  type SendingDomainUpdate,
+  updateSendingDomain,
 } from '../../db/repositories/sending-domains.js';
 import { findPlan } from '../../db/repositories/tenancy.js';
 import { readTenantUsage } from '../../db/repositories/usage.js';
 import { generateDkimKeyPair } from '../../delivery/dkim.js';
 import { ApiError } from '../../errors.js';
-import { newId } from '../../ids.js';
+import { checkDomainName } from '../domains/domain-name.js';
+import { checkNewClaim, newDomainRow, statusCheckAt } from '../domains/new-domain.js';
 import { parseDomain } from '../email.js';
 import { issueKey, withdrawKey } from '../keys/manage-keys.js';
 import { usagePeriod } from '../quota/period.js';
@@ -81,64 +84,31 @@ export const AddDomainInput = Strict({
 export async function addDomain(deps: AdminDeps, input: Static<typeof AddDomainInput>, actor: string) {
   const domain = registrableDomain(deps, input.domain);
   const owner = await domainOwner(deps, input);
-  const taken = await findDomainOfOwner(deps.db, owner);
-  if (taken) {
-    throw new ApiError('conflict', `This ${owner.scope} already has the sending domain ${taken.domain}.`);
-  }
   const now = deps.clock.now();
   const dkim = generateDkimKeyPair(now);
   const row = await auditedChange(
     deps.db,
     now,
-    (trx) =>
-      insertSendingDomain(trx, {
-        id: newId('dom', now.getTime()),
-        domain,
-        ...owner,
-        status: 'pending',
-        dkim_selector: dkim.selector,
-        dkim_private_key: dkim.privateKeyPem,
-        dkim_public_key: dkim.publicKeyPem,
-        created_at: now,
-        updated_at: now,
-      }),
-    (row) =>
-      row
-        ? {
-            tenantId: row.tenant_id,
-            actor,
-            action: 'domain.added',
-            targetType: 'sending_domain',
-            targetId: row.id,
-            details: { domain },
-          }
-        : null,
+    async (trx) => {
+      await checkNewClaim(trx, owner, domain);
+      return insertSendingDomain(trx, newDomainRow(owner, domain, dkim, now));
+    },
+    (row) => ({
+      tenantId: row.tenant_id,
+      environmentId: row.environment_id,
+      actor,
+      action: 'domain.added',
+      targetType: 'sending_domain',
+      targetId: row.id,
+      details: { domain },
+    }),
   );
-  if (!row) throw new ApiError('conflict', `The domain ${domain} is already registered.`);
   return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
 }
 
 /** The domain name, normalised; refused when it is not one or is the service's own. */
 function registrableDomain(deps: AdminDeps, name: string): string {
-  const domain = parseDomain(name);
-  if (!domain) {
-    throw new ApiError('invalid_request', 'Not a domain name.', [
-      { path: '/domain', message: 'must be a domain such as mail.example.com' },
-    ]);
-  }
-  // The service's own domains sign and receive everyone's mail: a tenant registering one (or a
-  // subdomain) would sign other tenants' default-domain mail with its key.
-  for (const reserved of new Set([
-    deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN,
-    deps.config.MAILSVC_BOUNCE_DOMAIN,
-  ])) {
-    if (domain === reserved || domain.endsWith(`.${reserved}`)) {
-      throw new ApiError('invalid_request', `${domain} belongs to the service and cannot be registered.`, [
-        { path: '/domain', message: `must not be ${reserved} or one of its subdomains (the service's own)` },
-      ]);
-    }
-  }
-  return domain;
+  return checkDomainName(deps.config, name);
 }
 
 /** The one tenant, project or environment the domain is for; 404 for an unknown one. */
@@ -164,24 +134,50 @@ async function domainOwner(
   return { tenant_id: e.tenant_id, project_id: e.project_id, environment_id: e.id, scope: 'environment' };
 }
 
+const DomainRef = Type.String({
+  minLength: 3,
+  maxLength: 253,
+  description: 'the domain name, or its id (dom_…) when several tenants claim the name',
+});
+
 export const SetDomainStatusInput = Strict({
-  domain: DomainName,
+  domain: DomainRef,
   status: Type.Union([Type.Literal('pending'), Type.Literal('verified'), Type.Literal('failed')]),
 });
+/**
+ * The operator's override of the domain checker (audited): the status is set as if a check had
+ * led there, and the checker goes on from it (verified: re-checked in a day).
+ */
 export async function setDomainStatus(
   deps: AdminDeps,
   input: Static<typeof SetDomainStatusInput>,
   actor: string,
 ) {
-  return changeDomain(deps, input.domain, actor, { status: input.status }, 'domain.status_changed', {
-    status: input.status,
-  });
+  const now = deps.clock.now();
+  return changeDomain(
+    deps,
+    input.domain,
+    actor,
+    'domain.status_changed',
+    { status: input.status },
+    (row) => ({
+      status: input.status,
+      status_since: now,
+      bad_checks: 0,
+      verified_at: input.status === 'verified' ? now : row.verified_at,
+      next_check_at: statusCheckAt(input.status, now),
+      // a check in flight finds its claim gone and writes nothing over the override
+      check_locked_until: null,
+      check_claim_token: null,
+    }),
+  );
 }
 
 export const SetReturnPathInput = Strict({
-  domain: DomainName,
+  domain: DomainRef,
   status: Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
-    description: 'verified once bounces.<domain> has its MX (to mailsvc inbound) and SPF published',
+    description:
+      'the override of the checker: verified once bounces.<domain> has its MX (to mailsvc inbound) and SPF published',
   }),
 });
 export async function setReturnPath(
@@ -193,40 +189,59 @@ export async function setReturnPath(
     deps,
     input.domain,
     actor,
-    { return_path_status: input.status },
     'domain.return_path_changed',
     { returnPathStatus: input.status },
+    () => ({ return_path_status: input.status, return_path_bad_checks: 0 }),
   );
 }
 
-/** One audited change of a sending domain's columns; 404 not_found for an unknown domain. */
+/** One audited change of a sending domain; 404 for an unknown one, 409 for an ambiguous name. */
 async function changeDomain(
   deps: AdminDeps,
-  name: string,
+  ref: string,
   actor: string,
-  change: SendingDomainChange,
   action: string,
   details: Record<string, unknown>,
+  change: (row: SendingDomainRow) => SendingDomainUpdate,
 ) {
-  const domain = parseDomain(name) ?? name;
+  const nameOrId = ref.startsWith('dom_') ? ref : (parseDomain(ref) ?? ref);
+  const rows = await findDomainsByNameOrId(deps.db, nameOrId);
+  if (rows.length === 0) throw new ApiError('not_found', `No sending domain ${nameOrId}.`);
+  if (rows.length > 1)
+    throw new ApiError(
+      'conflict',
+      `${rows.length} tenants claim ${nameOrId}; give the domain's id instead (${rows.map((r) => r.id).join(', ')}).`,
+    );
   const now = deps.clock.now();
   const row = await auditedChange(
     deps.db,
     now,
-    (trx) => changeSendingDomain(trx, domain, change, now),
+    async (trx) => {
+      try {
+        return await updateSendingDomain(trx, rows[0]!.id, { ...change(rows[0]!), updated_at: now });
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw new ApiError(
+            'conflict',
+            `Another tenant has ${rows[0]!.domain} verified; one owner at a time.`,
+          );
+        throw err;
+      }
+    },
     (row) =>
       row
         ? {
             tenantId: row.tenant_id,
+            environmentId: row.environment_id,
             actor,
             action,
             targetType: 'sending_domain',
             targetId: row.id,
-            details: { domain, ...details },
+            details: { domain: row.domain, ...details },
           }
         : null,
   );
-  if (!row) throw new ApiError('not_found', `No sending domain ${domain}.`);
+  if (!row) throw new ApiError('not_found', `No sending domain ${nameOrId}.`);
   return { domain: domainRecord(row, deps.config.MAILSVC_INBOUND_MX_HOST) };
 }
 

@@ -19,6 +19,7 @@ import { ApiError, type ErrorDetail } from '../../errors.js';
 import { newId, ulid } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
+import { domainNotReady } from '../domains/not-ready.js';
 import { parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
 import { requestDigest } from '../send/canonical-json.js';
@@ -190,7 +191,15 @@ async function checkJob(deps: Deps, auth: AuthContext, send: BulkSend, now: Date
     fromEmail: configured.fromEmail,
     defaultDomain: deps.config.MAILSVC_DEFAULT_SENDING_DOMAIN,
   });
-  if (refusal) throw domainRefusalError(refusal, sendingDomain, configured);
+  if (refusal)
+    throw domainRefusalError(
+      refusal,
+      sendingDomain,
+      configured,
+      refusal === 'sending_domain_not_ready'
+        ? await domainNotReady(deps.db, auth.tenantId, sendingDomain)
+        : undefined,
+    );
   const sender = { ...configured, fromEmail };
   checkSendingStatus(auth);
   if (send.groupSlug !== null && !(await hasGroup(deps.db, auth.tenantId, send.groupSlug))) {

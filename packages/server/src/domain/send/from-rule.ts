@@ -8,6 +8,7 @@
 import type { DomainRefusal } from '../../db/repositories/send.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
+import type { DomainNotReady } from '../domains/not-ready.js';
 import { checkDisplayName, parseEmail } from '../email.js';
 
 export interface SenderInput {
@@ -70,11 +71,20 @@ export function domainRefusalError(
   refusal: DomainRefusal,
   sendingDomain: string,
   sender: Pick<Sender, 'isExplicit'>,
+  notReady?: DomainNotReady,
 ): ApiError {
   if (refusal === 'sending_domain_not_ready') {
+    const why =
+      notReady?.status === 'failed'
+        ? `failed its DNS check (${notReady.records.length > 0 ? 'a record is missing or wrong' : 'see POST /v1/domains/get'})`
+        : 'is not verified yet (its DKIM record has not been seen)';
     return new ApiError(
       'sending_domain_not_ready',
-      `The sending domain ${sendingDomain} is not verified yet.`,
+      `The sending domain ${sendingDomain} ${why}.`,
+      notReady?.records.map((r) => ({
+        path: sender.isExplicit ? '/from' : '',
+        message: `${r.type} ${r.host}: ${r.state}${r.problems.length > 0 ? ` (${r.problems.join(', ')})` : ''}`,
+      })),
     );
   }
   return new ApiError(

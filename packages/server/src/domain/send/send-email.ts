@@ -23,6 +23,7 @@ import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { type AuthContext, requireTemplateCategory } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
+import { type DomainNotReady, domainNotReady } from '../domains/not-ready.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { usagePeriod } from '../quota/period.js';
 import { recipientRefusalError } from '../recipients/eligibility.js';
@@ -188,9 +189,10 @@ export function refusalError(
   refusal: Extract<AcceptOutcome, { kind: 'refused' }>['refusal'],
   sendingDomain: string,
   sender: Sender,
+  notReady?: DomainNotReady,
 ): ApiError {
   return refusal === 'sending_domain_not_ready' || refusal === 'from_domain_not_allowed'
-    ? domainRefusalError(refusal as DomainRefusal, sendingDomain, sender)
+    ? domainRefusalError(refusal as DomainRefusal, sendingDomain, sender, notReady)
     : recipientRefusalError(refusal);
 }
 
@@ -258,7 +260,14 @@ async function accept(
   const outcome = await deps.send.accepts.call(item);
   switch (outcome.kind) {
     case 'refused':
-      throw refusalError(outcome.refusal, outcome.sendingDomain, send.sender);
+      throw refusalError(
+        outcome.refusal,
+        outcome.sendingDomain,
+        send.sender,
+        outcome.refusal === 'sending_domain_not_ready'
+          ? await domainNotReady(deps.db, auth.tenantId, outcome.sendingDomain)
+          : undefined,
+      );
     case 'quota_exceeded':
       throw new ApiError(
         'monthly_quota_exceeded',
@@ -298,7 +307,15 @@ export async function answerWhileNotActive(
     now: r.now,
   });
   if (chosen.idempotency) return replay(chosen.idempotency, r.digest);
-  if (chosen.refusal) throw domainRefusalError(chosen.refusal, chosen.sendingDomain, send.sender);
+  if (chosen.refusal)
+    throw domainRefusalError(
+      chosen.refusal,
+      chosen.sendingDomain,
+      send.sender,
+      chosen.refusal === 'sending_domain_not_ready'
+        ? await domainNotReady(deps.db, auth.tenantId, chosen.sendingDomain)
+        : undefined,
+    );
   checkSendingStatus(auth);
   throw new Error(`answerWhileNotActive called for a ${auth.sendingStatus} environment`);
 }
