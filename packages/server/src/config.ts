@@ -171,7 +171,8 @@ const spec = {
     parse: int(0, 3650),
   },
   MAILSVC_DOMAIN_CHECK_CONCURRENCY: {
-    description: 'Domains one worker process checks at once (each check is a handful of DNS queries).',
+    description:
+      'Domains one worker process checks at once (each check is a handful of DNS queries) while it delivers no mail; while it does, one at a time, at most ten a second.',
     default: 16,
     parse: int(1, 256),
   },

@@ -237,8 +237,11 @@ describe('domains', () => {
 
     publish(domain);
     const restarted = (await ok('/v1/domains/verify', { domainId: domain.domainId })).domain;
-    expect(restarted).toMatchObject({ status: 'pending', nextCheckAt: '2026-11-25T10:15:30.123Z' });
-    await checkAt(72 * HOUR);
+    // a minute after the last check: a domain is asked about at most once a minute
+    expect(restarted).toMatchObject({ status: 'pending', nextCheckAt: '2026-11-25T10:16:30.123Z' });
+    const again = (await ok('/v1/domains/verify', { domainId: domain.domainId })).domain;
+    expect(again.nextCheckAt).toBe('2026-11-25T10:16:30.123Z');
+    await checkAt(72 * HOUR + MINUTE);
     expect((await get(domain.domainId)).status).toBe('verified');
   });
 
@@ -278,6 +281,34 @@ describe('domains', () => {
       'domain.failed',
       'domain.verified',
     ]);
+  });
+
+  it('a return path seen wrong is confirmed 15 minutes later, degraded, and mail falls back to the service’s bounce domain without failing', async () => {
+    const name = freshDomain();
+    const { domain } = await ok('/v1/domains/add', { domain: name });
+    publish(domain);
+    await checkAt(MINUTE);
+    dns.set(`bounces.${name}`, 'MX', { exchange: 'mx.elsewhere.example.net', priority: 10 });
+    await checkAt(MINUTE + 24 * HOUR);
+    const once = await get(domain.domainId);
+    expect(once).toMatchObject({
+      returnPath: { status: 'verified' },
+      nextCheckAt: '2026-11-23T10:31:30.123Z',
+    });
+    expect(recordOf(once, 'return_path_mx').problems.map((p: Json) => p.code)).toContain(
+      'mx_points_elsewhere',
+    );
+    await checkAt(MINUTE + 24 * HOUR + 15 * MINUTE);
+    const degraded = await get(domain.domainId);
+    expect(degraded).toMatchObject({ status: 'verified', returnPath: { status: 'degraded' } });
+    await rig.close();
+    rig = await startSinkWorker(h.runtime.deps);
+    expect((await sendFrom(`hello@${name}`)).statusCode).toBe(200);
+    await rig.worker.drain();
+    const got = lastFrom(name);
+    expect(got.mailFrom).toMatch(/@mailsvc\.test$/);
+    const auth = await authResults(got.raw, got.mailFrom);
+    expect(auth.dkim.results[0]!.status.result).toBe('pass');
   });
 
   it('a DNS server that does not answer is could-not-check: nothing changes, the check comes back in 5 minutes', async () => {
@@ -329,6 +360,9 @@ describe('domains', () => {
       await authResults(before.raw, before.mailFrom),
       await authResults(after.raw, after.mailFrom),
     ];
+    // a second rotation waits for the retiring key's 7 days (its record must stay published)
+    const early = await call('/v1/domains/rotate-dkim', { domainId: domain.domainId });
+    expect([early.statusCode, early.json().error.code]).toEqual([409, 'dkim_rotation_conflict']);
     expect([a.dkim.results[0]!.selector, a.dkim.results[0]!.status.result]).toEqual([
       'mailsvc-202611',
       'pass',
@@ -349,7 +383,7 @@ describe('domains', () => {
     expect((await get(domain.domainId)).status).toBe('verified');
     // B's pending claim checks the same name: the key there is A's, and A verified it
     await ok('/v1/domains/verify', { domainId: pendingB.domainId }, other.apiKey);
-    await checkAt(MINUTE);
+    await checkAt(2 * MINUTE);
     const b = await get(pendingB.domainId, other.apiKey);
     expect(b.status).toBe('pending');
     expect(recordOf(b, 'dkim').problems.map((p: Json) => p.code)).toEqual(

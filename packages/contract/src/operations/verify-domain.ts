@@ -1,4 +1,6 @@
-// POST /v1/domains/verify: asks the worker's checker to look at the domain's DNS now (within a second or two; the answer's nextCheckAt). A failed domain starts its lifecycle again as pending.
+// POST /v1/domains/verify: asks the worker's checker to look at the domain's DNS now, or a minute
+// after its last check (the answer's nextCheckAt). A failed domain starts its lifecycle again as
+// pending.
 import { type Static, Type } from '@sinclair/typebox';
 import { DomainId, SENDING_DOMAIN_EXAMPLE, SendingDomain } from './shared/domain.js';
 import { ACCESS_ERRORS, API_KEY_ERRORS, JSON_BODY_ERRORS } from './shared/error-sets.js';

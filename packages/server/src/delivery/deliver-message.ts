@@ -18,7 +18,8 @@ import type { DeliveryOutcome, Transport } from './transports/transport.js';
 export interface DeliveryDeps extends Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'keys' | 'metrics'> {
   transport: Transport;
   /** The DKIM key of a sending domain, or null when it has none. */
-  dkimKeyFor(domain: string): Promise<DkimKey | null>;
+  /** The signing key of `tenantId`'s verified (or degraded) `domain`, or null. */
+  dkimKeyFor(tenantId: string, domain: string): Promise<DkimKey | null>;
   /** Records an attempt (queue.ts); false when the claim was lost to another worker. */
   record(r: AttemptRecord): Promise<boolean>;
 }
@@ -216,7 +217,7 @@ function buildMessage(a: Attempt): undefined {
 async function sign(a: Attempt): Promise<Ending | undefined> {
   const { deps, m } = a;
   try {
-    const key = await deps.dkimKeyFor(m.sendingDomain);
+    const key = await deps.dkimKeyFor(m.tenantId, m.sendingDomain);
     if (key) {
       a.raw = await signMessageAsync(a.raw!, key);
       if (key.hasReturnPath) a.verifiedDomain = m.sendingDomain;

@@ -70,7 +70,7 @@ export class DeliveryWorker {
     this.delivery = {
       ...deps,
       transport,
-      dkimKeyFor: (d) => this.dkimKeyFor(d),
+      dkimKeyFor: (t, d) => this.dkimKeyFor(t, d),
       // The message went out (or failed) already: while the database is unreachable, keep the
       // outcome and retry recording it, rather than let the lease run out and send it again.
       // The claim stays in flight meanwhile, so the heartbeat keeps its lease once it can.
@@ -140,16 +140,17 @@ export class DeliveryWorker {
     return this.runner.busySlots > 0;
   }
 
-  private async dkimKeyFor(domain: string): Promise<DkimKey | null> {
+  private async dkimKeyFor(tenantId: string, domain: string): Promise<DkimKey | null> {
     const now = Date.now();
-    const hit = this.dkimCache.get(domain);
+    const cacheKey = `${tenantId} ${domain}`;
+    const hit = this.dkimCache.get(cacheKey);
     if (hit && hit.until > now) return hit.key;
-    const row = await this.whileUnavailable(() => findDkimKey(this.deps.db, domain));
+    const row = await this.whileUnavailable(() => findDkimKey(this.deps.db, tenantId, domain));
     const key =
       row?.privateKeyPem && row.selector
         ? parseDkimKey(row.domain, row.selector, row.privateKeyPem, row.returnPathStatus === 'verified')
         : null;
-    this.dkimCache.set(domain, { key, until: now + DKIM_CACHE_MS });
+    this.dkimCache.set(cacheKey, { key, until: now + DKIM_CACHE_MS });
     return key;
   }
 }

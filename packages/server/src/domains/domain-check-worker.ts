@@ -232,6 +232,8 @@ export class DomainCheckWorker {
  */
 async function withOwnership(db: Db, d: SendingDomainRow, records: RecordCheck[]): Promise<RecordCheck[]> {
   if (d.status === 'verified' || d.status === 'degraded') return records;
+  // claims on one name are stepped one at a time: two cannot both become its verified owner
+  await db.selectFrom('sending_domains').select('id').where('domain', '=', d.domain).forUpdate().execute();
   if (!(await isVerifiedByAnother(db, d.domain, d.tenant_id))) return records;
   return records.map((r) =>
     r.purpose === 'dkim' && r.selector === d.dkim_selector

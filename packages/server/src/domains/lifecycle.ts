@@ -123,7 +123,9 @@ export function stepLifecycle(
         return step(since('failed'), null, 'failed');
       return step({}, nextPendingCheck(prev.statusSince, now));
     case 'verified': {
-      if (ok) return step({ badChecks: 0 }, later(VERIFIED_RECHECK_MS));
+      // a return path seen wrong once is confirmed as soon as DKIM would be (its mail bounces)
+      const confirmReturnPath = rp.status === 'verified' && rp.bad === 1;
+      if (ok) return step({ badChecks: 0 }, later(confirmReturnPath ? CONFIRM_MS : VERIFIED_RECHECK_MS));
       const bad = prev.badChecks + 1;
       if (bad >= 2)
         return step({ ...since('degraded'), badChecks: bad }, later(DEGRADED_RECHECK_MS), 'degraded');

@@ -257,10 +257,11 @@ export async function extendLeases(db: Db, claimTokens: string[], lockedUntil: D
 }
 
 /**
- * The DKIM key of a verified (or degraded: still sending) sending domain, of its one owner: a
- * pending or failed claim signs nothing.
+ * The DKIM key of a tenant's verified (or degraded: still sending) sending domain: a pending or
+ * failed claim signs nothing, and a message of a tenant that lost the name is never signed with
+ * the new owner's key.
  */
-export async function findDkimKey(db: Db, domain: string) {
+export async function findDkimKey(db: Db, tenantId: string, domain: string) {
   return db
     .selectFrom('sending_domains')
     .select([
@@ -269,6 +270,7 @@ export async function findDkimKey(db: Db, domain: string) {
       'dkim_private_key as privateKeyPem',
       'return_path_status as returnPathStatus',
     ])
+    .where('tenant_id', '=', tenantId)
     .where('domain', '=', domain)
     .where('status', 'in', ['verified', 'degraded'])
     .where('dkim_private_key', 'is not', null)

@@ -27,6 +27,9 @@ import { checkNewClaim, newDomainRow } from './new-domain.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** POST verify asks DNS about a domain at most this often. */
+const VERIFY_SPACING_MS = 60_000;
+
 /** A domain as the API shows it: the records with what the last check found. */
 export function toSendingDomain(deps: Pick<Deps, 'config' | 'clock'>, d: SendingDomainRow): SendingDomain {
   const check = d.last_check as StoredCheck | null;
@@ -125,10 +128,12 @@ export async function verifyDomain(deps: Deps, auth: AuthContext, domainId: stri
   const row = await inTransaction(deps.db, async (trx) => {
     const d = await findOwn(trx, auth, domainId, true);
     const restart = d.status === 'failed';
+    // a check under way decides; and a domain is asked about at most once a minute, however
+    // often verify is called (each check is several queries to name servers the tenant picks)
+    const at = new Date(Math.max(now.getTime(), (d.last_checked_at?.getTime() ?? 0) + VERIFY_SPACING_MS));
+    if (!restart && d.next_check_at && d.next_check_at <= at) return d;
     const after = await updateSendingDomain(trx, d.id, {
-      next_check_at: now,
-      check_locked_until: null,
-      check_claim_token: null,
+      next_check_at: at,
       updated_at: now,
       ...(restart && { status: 'pending', status_since: now, bad_checks: 0 }),
     });
@@ -138,23 +143,35 @@ export async function verifyDomain(deps: Deps, auth: AuthContext, domainId: stri
   return { domain: toSendingDomain(deps, row) };
 }
 
+/** 409 dkim_rotation_conflict unless the domain signs and no rotation is under way. */
+function checkRotation(d: SendingDomainRow, now: Date): void {
+  if (d.status !== 'verified' && d.status !== 'degraded')
+    throw new ApiError(
+      'dkim_rotation_conflict',
+      `${d.domain} is ${d.status}: only a verified domain's key rotates (its current key is not in use yet).`,
+    );
+  if (d.dkim_next_selector)
+    throw new ApiError(
+      'dkim_rotation_conflict',
+      `A rotation of ${d.domain} already waits for its record at ${d.dkim_next_selector}._domainkey.${d.domain}.`,
+    );
+  if (d.dkim_old_until && d.dkim_old_until > now)
+    throw new ApiError(
+      'dkim_rotation_conflict',
+      `The last rotation of ${d.domain} keeps its retiring key ${d.dkim_old_selector} until ${d.dkim_old_until.toISOString()}: rotate again after that.`,
+    );
+}
+
 /** A next key at a new selector; the checker switches the signer once its record verifies. */
 export async function rotateDomainDkim(deps: Deps, auth: AuthContext, domainId: string) {
   const now = deps.clock.now();
+  // refused before the key is made (50-200 ms of the thread pool), and again under the lock
   const current = await findOwn(deps.db, auth, domainId);
+  checkRotation(current, now);
   const pair = await generateDkimKeyPairAsync(now, [current.dkim_selector, current.dkim_old_selector]);
   const row = await inTransaction(deps.db, async (trx) => {
     const d = await findOwn(trx, auth, domainId, true);
-    if (d.status !== 'verified' && d.status !== 'degraded')
-      throw new ApiError(
-        'dkim_rotation_conflict',
-        `${d.domain} is ${d.status}: only a verified domain's key rotates (its current key is not in use yet).`,
-      );
-    if (d.dkim_next_selector)
-      throw new ApiError(
-        'dkim_rotation_conflict',
-        `A rotation of ${d.domain} already waits for its record at ${d.dkim_next_selector}._domainkey.${d.domain}.`,
-      );
+    checkRotation(d, now);
     const after = await updateSendingDomain(trx, d.id, {
       dkim_next_selector: pair.selector,
       dkim_next_private_key: pair.privateKeyPem,

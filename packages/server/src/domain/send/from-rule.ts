@@ -75,9 +75,11 @@ export function domainRefusalError(
 ): ApiError {
   if (refusal === 'sending_domain_not_ready') {
     const why =
-      notReady?.status === 'failed'
-        ? `failed its DNS check (${notReady.records.length > 0 ? 'a record is missing or wrong' : 'see POST /v1/domains/get'})`
-        : 'is not verified yet (its DKIM record has not been seen)';
+      notReady === undefined
+        ? 'is not verified (pending, or failed its DNS check): POST /v1/domains/list shows its records'
+        : notReady.status === 'failed'
+          ? `failed its DNS check (${notReady.records.length > 0 ? 'a record is missing or wrong' : 'see POST /v1/domains/get'})`
+          : 'is not verified yet (its DKIM record has not been seen)';
     return new ApiError(
       'sending_domain_not_ready',
       `The sending domain ${sendingDomain} ${why}.`,
