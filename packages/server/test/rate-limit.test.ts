@@ -176,7 +176,10 @@ describe.skipIf(!REDIS_URL)('shared by every replica through Redis (MAILSVC_REDI
     expect(await redisAnswers(REDIS_URL!), `Redis at ${REDIS_URL} does not answer`).toBe(true);
     const prefix = `mailsvc-test:${randomUUID()}`;
     const s = await limitedScope(2, 2);
-    const replicas = [];
+    const replicas: {
+      rateLimits: ReturnType<typeof redisRateLimitStore>;
+      app: Awaited<ReturnType<typeof buildApp>>;
+    }[] = [];
     for (let i = 0; i < 2; i++) {
       const rateLimits = redisRateLimitStore(REDIS_URL!, { log: h.runtime.deps.log, prefix });
       expect(await rateLimits.ready(5000)).toBe(true);
