@@ -14,6 +14,8 @@ const BENCHES = {
     'POST /v1/contacts/list on a 100,000-contact tenant: timings per query shape (--plans: EXPLAIN ANALYZE)',
   bulk: 'POST /v1/contacts/send to a 100,000-contact group and its dry run vs a bare INSERT … SELECT',
   import: 'mailsvc contacts import of a 100,000-row CSV on PostgreSQL, contacts/s',
+  webhooks: 'webhook events delivered by a worker vs raw fetch POSTs of the same bodies',
+  domains: 'DNS checks of 1,000 domains by a worker (domains/s), and mail delivery during the sweep',
 };
 const names = process.argv.slice(2);
 for (const name of names) {
