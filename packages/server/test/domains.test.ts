@@ -422,6 +422,24 @@ describe('domains', () => {
     await ok('/v1/domains/delete', { domainId: p.domainId });
   });
 
+  it('the operator’s override is audited and told to the app as the checker’s transitions are', async () => {
+    const hook = (
+      await ok('/v1/webhooks/create', { url: 'https://hooks.example.com/mailsvc', events: ['domain.failed'] })
+    ).endpoint;
+    const { domain } = await ok('/v1/domains/add', { domain: freshDomain() });
+    const set = await h.admin('domains.set-status', { domain: domain.domainId, status: 'failed' });
+    expect(set.domain.status).toBe('failed');
+    await ok('/v1/webhooks/delete', { endpointId: hook.endpointId });
+    const events = await h.runtime.deps.db
+      .selectFrom('webhook_events')
+      .select(['type', 'data'])
+      .where('type', '=', 'domain.failed')
+      .where('environment_id', '=', s.environmentId)
+      .execute();
+    expect(events.map((e) => (e.data as Json).domainId)).toContain(domain.domainId);
+    expect((await get(domain.domainId)).nextCheckAt).toBeNull();
+  });
+
   it('a send key cannot manage domains', async () => {
     const { apiKey } = await h.admin('keys.create', { environment: s.environmentId, scope: 'send' });
     const res = await call('/v1/domains/list', {}, apiKey);

@@ -15,6 +15,7 @@ import {
 import { findPlan } from '../../db/repositories/tenancy.js';
 import { readTenantUsage } from '../../db/repositories/usage.js';
 import { generateDkimKeyPair } from '../../delivery/dkim.js';
+import { queueDomainEvent } from '../../domains/domain-events.js';
 import { ApiError } from '../../errors.js';
 import { checkDomainName } from '../domains/domain-name.js';
 import { checkNewClaim, newDomainRow, statusCheckAt } from '../domains/new-domain.js';
@@ -218,7 +219,17 @@ async function changeDomain(
     now,
     async (trx) => {
       try {
-        return await updateSendingDomain(trx, rows[0]!.id, { ...change(rows[0]!), updated_at: now });
+        const after = await updateSendingDomain(trx, rows[0]!.id, { ...change(rows[0]!), updated_at: now });
+        // the app hears of a status the operator set as of one a check led to
+        if (after && after.status !== rows[0]!.status && after.status !== 'pending')
+          await queueDomainEvent(
+            trx,
+            after,
+            `domain.${after.status}`,
+            { previousStatus: rows[0]!.status, records: [] },
+            now,
+          );
+        return after;
       } catch (err) {
         if (isUniqueViolation(err))
           throw new ApiError(
