@@ -409,6 +409,7 @@ async function main() {
             description: 'bench',
             eventTypes: null,
             enabled: true,
+            rateLimitPerSecond: null,
             secret: newWebhookSecret(),
           },
           new Date(),

@@ -118,6 +118,7 @@ async function main() {
       description: 'bench',
       eventTypes: null,
       enabled: true,
+      rateLimitPerSecond: null,
       secret,
     },
     new Date(),

@@ -76,6 +76,8 @@ const SCALAR_TYPES: Record<string, string> = {
   int4: 'number',
   // connection.ts parses int8 as a number (every count here is far below 2^53).
   int8: 'number',
+  // pg and PGlite parse float8 as a number.
+  float8: 'number',
   bool: 'boolean',
   bytea: 'Buffer',
   _text: 'string[]',

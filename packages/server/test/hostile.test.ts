@@ -1093,6 +1093,13 @@ function webhookCorpora(): { endpoint: string; url: string; requests: HostileReq
     // null: every type
     ...wrongTypeBodies(base, '/events').filter((c) => !/null/.test(c.name)),
     ...wrongTypeBodies(base, '/enabled').filter((c) => !/boolean/.test(c.name)),
+    // an integer cap, or null (no cap)
+    ...wrongTypeBodies(base, '/rateLimitPerSecond').filter((c) => !/number|null/.test(c.name)),
+    ...[0, -1, 2.5, 1001, 1e308, '5'].map((n) => ({
+      name: `/rateLimitPerSecond: ${JSON.stringify(n)}`,
+      body: JSON.stringify({ ...base, rateLimitPerSecond: n }),
+      mustRefuse: true,
+    })),
     {
       name: '/events: twice the same',
       body: JSON.stringify({ ...base, events: ['message.sent', 'message.sent'] }),

@@ -438,6 +438,27 @@ describe('webhooks', () => {
     });
   });
 
+  describe('rate cap', () => {
+    it('starts at most rateLimitPerSecond deliveries to an endpoint a second, counted across claims', async () => {
+      const updated = await ok('/v1/webhooks/update', { endpointId: endpoint.id, rateLimitPerSecond: 2 });
+      expect(updated.endpoint.rateLimitPerSecond).toBe(2);
+      for (let i = 0; i < 5; i++) await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      advance(10);
+      expect(await webhooks.runOnce()).toBe(2); // a full second's worth
+      expect(await webhooks.runOnce()).toBe(0); // the same moment: none left
+      advance(500);
+      expect(await webhooks.runOnce()).toBe(1); // half a second: one
+      advance(1000);
+      expect(await webhooks.runOnce()).toBe(2); // the rest (a bucket holds one second's worth)
+      expect(receiver.received).toHaveLength(5);
+      // lifted: the next claim takes what the per-endpoint concurrency allows
+      await ok('/v1/webhooks/update', { endpointId: endpoint.id, rateLimitPerSecond: null });
+      for (let i = 0; i < 5; i++) await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      advance(10);
+      expect(await webhooks.runOnce()).toBe(5);
+    });
+  });
+
   describe('retention', () => {
     it('deletes attempts, finished deliveries and their events after 30 days, and keeps what still waits', async () => {
       const { eventId: delivered } = await ok('/v1/webhooks/test', { endpointId: endpoint.id });

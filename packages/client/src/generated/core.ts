@@ -2080,6 +2080,10 @@ export interface CreateWebhookBody {
    * default true
    */
   enabled?: boolean
+  /**
+   * at most this many deliveries started per second to the endpoint, across every worker (1–1000); null: no cap beside the 8 in flight
+   */
+  rateLimitPerSecond?: (number | null)
 }
 
 /** The 200 answer of `POST /v1/webhooks/create`. */
@@ -2094,6 +2098,10 @@ export interface CreateWebhookResult {
     events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
     description: (string | null)
     enabled: boolean
+    /**
+     * deliveries started per second at most; null: no cap
+     */
+    rateLimitPerSecond: (number | null)
     /**
      * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
      */
@@ -2134,6 +2142,10 @@ export interface ListWebhooksResult {
     description: (string | null)
     enabled: boolean
     /**
+     * deliveries started per second at most; null: no cap
+     */
+    rateLimitPerSecond: (number | null)
+    /**
      * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
      */
     disabledReason: ("manual" | "gone" | "failing" | null)
@@ -2169,6 +2181,10 @@ export interface GetWebhookResult {
     description: (string | null)
     enabled: boolean
     /**
+     * deliveries started per second at most; null: no cap
+     */
+    rateLimitPerSecond: (number | null)
+    /**
      * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
      */
     disabledReason: ("manual" | "gone" | "failing" | null)
@@ -2196,6 +2212,10 @@ export interface UpdateWebhookBody {
   events?: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
   description?: (string | null)
   enabled?: boolean
+  /**
+   * at most this many deliveries started per second to the endpoint, across every worker (1–1000); null: no cap beside the 8 in flight
+   */
+  rateLimitPerSecond?: (number | null)
 }
 
 /** The 200 answer of `POST /v1/webhooks/update`. */
@@ -2210,6 +2230,10 @@ export interface UpdateWebhookResult {
     events: (("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null)
     description: (string | null)
     enabled: boolean
+    /**
+     * deliveries started per second at most; null: no cap
+     */
+    rateLimitPerSecond: (number | null)
     /**
      * why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled
      */

@@ -8,6 +8,7 @@ import {
   WebhookDescription,
   WebhookEndpoint,
   WebhookEvents,
+  WebhookRateLimit,
   WebhookUrl,
 } from './shared/webhook.js';
 
@@ -23,6 +24,7 @@ export const CreateWebhookRequest = Type.Object(
     events: Type.Optional(Type.Union([WebhookEvents, Type.Null()])),
     description: Type.Optional(WebhookDescription),
     enabled: Type.Optional(Type.Boolean({ description: 'default true' })),
+    rateLimitPerSecond: Type.Optional(WebhookRateLimit),
   },
   { additionalProperties: false },
 );

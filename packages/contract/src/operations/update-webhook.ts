@@ -1,4 +1,5 @@
-// POST /v1/webhooks/update: changes an endpoint's URL, event types, description or enabled flag.
+// POST /v1/webhooks/update: changes an endpoint's URL, event types, description, enabled flag or
+// rate cap.
 // Enabling an endpoint that was disabled (by the app, a 410 or 5 days of failures) resumes its
 // deliveries where they stopped.
 import { type Static, Type } from '@sinclair/typebox';
@@ -10,6 +11,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointId,
   WebhookEvents,
+  WebhookRateLimit,
   WebhookUrl,
 } from './shared/webhook.js';
 
@@ -20,6 +22,7 @@ export const UpdateWebhookRequest = Type.Object(
     events: Type.Optional(Type.Union([WebhookEvents, Type.Null()])),
     description: Type.Optional(Type.Union([WebhookDescription, Type.Null()])),
     enabled: Type.Optional(Type.Boolean()),
+    rateLimitPerSecond: Type.Optional(WebhookRateLimit),
   },
   { additionalProperties: false },
 );

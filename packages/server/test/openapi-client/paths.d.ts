@@ -4586,6 +4586,8 @@ export interface operations {
                     description?: string;
                     /** @description default true */
                     enabled?: boolean;
+                    /** @description at most this many deliveries started per second to the endpoint, across every worker (1–1000); null: no cap beside the 8 in flight */
+                    rateLimitPerSecond?: number | null;
                 };
             };
         };
@@ -4608,6 +4610,7 @@ export interface operations {
                      *         ],
                      *         "description": "bounces and complaints",
                      *         "enabled": true,
+                     *         "rateLimitPerSecond": null,
                      *         "disabledReason": null,
                      *         "createdAt": "2026-11-22T10:15:30.123Z",
                      *         "updatedAt": "2026-11-22T10:15:30.123Z"
@@ -4625,6 +4628,8 @@ export interface operations {
                             events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
+                            /** @description deliveries started per second at most; null: no cap */
+                            rateLimitPerSecond: number | null;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
                             disabledReason: "manual" | "gone" | "failing" | null;
                             /**
@@ -4803,6 +4808,7 @@ export interface operations {
                      *           ],
                      *           "description": "bounces and complaints",
                      *           "enabled": true,
+                     *           "rateLimitPerSecond": null,
                      *           "disabledReason": null,
                      *           "createdAt": "2026-11-22T10:15:30.123Z",
                      *           "updatedAt": "2026-11-22T10:15:30.123Z"
@@ -4821,6 +4827,8 @@ export interface operations {
                             events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
+                            /** @description deliveries started per second at most; null: no cap */
+                            rateLimitPerSecond: number | null;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
                             disabledReason: "manual" | "gone" | "failing" | null;
                             /**
@@ -4990,6 +4998,7 @@ export interface operations {
                      *         ],
                      *         "description": "bounces and complaints",
                      *         "enabled": true,
+                     *         "rateLimitPerSecond": null,
                      *         "disabledReason": null,
                      *         "createdAt": "2026-11-22T10:15:30.123Z",
                      *         "updatedAt": "2026-11-22T10:15:30.123Z"
@@ -5006,6 +5015,8 @@ export interface operations {
                             events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
+                            /** @description deliveries started per second at most; null: no cap */
+                            rateLimitPerSecond: number | null;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
                             disabledReason: "manual" | "gone" | "failing" | null;
                             /**
@@ -5161,6 +5172,8 @@ export interface operations {
                     events?: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                     description?: string | null;
                     enabled?: boolean;
+                    /** @description at most this many deliveries started per second to the endpoint, across every worker (1–1000); null: no cap beside the 8 in flight */
+                    rateLimitPerSecond?: number | null;
                 };
             };
         };
@@ -5183,6 +5196,7 @@ export interface operations {
                      *         ],
                      *         "description": "bounces and complaints",
                      *         "enabled": true,
+                     *         "rateLimitPerSecond": null,
                      *         "disabledReason": null,
                      *         "createdAt": "2026-11-22T10:15:30.123Z",
                      *         "updatedAt": "2026-11-22T10:15:30.123Z"
@@ -5199,6 +5213,8 @@ export interface operations {
                             events: ("message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test")[] | null;
                             description: string | null;
                             enabled: boolean;
+                            /** @description deliveries started per second at most; null: no cap */
+                            rateLimitPerSecond: number | null;
                             /** @description why it is disabled: manual (by the app), gone (it answered 410), failing (every delivery failed for 5 days); null while enabled */
                             disabledReason: "manual" | "gone" | "failing" | null;
                             /**

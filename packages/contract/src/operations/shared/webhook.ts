@@ -55,6 +55,11 @@ export const WebhookEvents = Type.Array(WebhookEventTypeSchema, {
   description: 'the event types sent to the endpoint; absent or null: every type',
 });
 
+export const WebhookRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.Null()], {
+  description:
+    'at most this many deliveries started per second to the endpoint, across every worker (1–1000); null: no cap beside the 8 in flight',
+});
+
 export const WebhookDescription = Type.String({
   maxLength: 200,
   pattern: METADATA_VALUE_PATTERN,
@@ -70,6 +75,9 @@ export const WebhookEndpoint = Type.Object(
     }),
     description: Type.Union([Type.String(), Type.Null()]),
     enabled: Type.Boolean(),
+    rateLimitPerSecond: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'deliveries started per second at most; null: no cap',
+    }),
     disabledReason: Type.Union(
       [Type.Literal('manual'), Type.Literal('gone'), Type.Literal('failing'), Type.Null()],
       {
@@ -90,6 +98,7 @@ export const WEBHOOK_ENDPOINT_EXAMPLE: WebhookEndpoint = {
   events: ['message.bounced', 'message.complained'],
   description: 'bounces and complaints',
   enabled: true,
+  rateLimitPerSecond: null,
   disabledReason: null,
   createdAt: '2026-11-22T10:15:30.123Z',
   updatedAt: '2026-11-22T10:15:30.123Z',

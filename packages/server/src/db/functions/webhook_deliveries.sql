@@ -7,7 +7,9 @@
 -- Each endpoint gets at most p_per_endpoint deliveries in flight, counted across every worker
 -- process, and is served from its own due deliveries: one endpoint's backlog never fills the
 -- claim and holds back another tenant's events. A disabled endpoint's deliveries wait, but for
--- its test events.
+-- its test events. An endpoint with a rate cap also gets no more deliveries than its token bucket
+-- holds (rate_limit_per_second, refilled by the time since the last claim, at most one second's
+-- worth), and the claim spends what it took.
 DROP FUNCTION IF EXISTS claim_webhook_deliveries(timestamptz, integer, timestamptz, text, integer);
 CREATE FUNCTION claim_webhook_deliveries(
   p_now timestamptz, p_limit integer, p_locked_until timestamptz, p_claim_token text,
@@ -29,11 +31,19 @@ BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('mailsvc.claim_webhook_deliveries'));
   RETURN QUERY
   WITH due_endpoints AS (
-    SELECT w.id, w.enabled,
-           p_per_endpoint - (SELECT count(*) FROM webhook_deliveries s
-                              WHERE s.endpoint_id = w.id AND s.status = 'sending'
-                                AND s.locked_until >= p_now)::integer AS room
+    SELECT w.id, w.enabled, w.rate_limit_per_second AS rate, b.tokens,
+           LEAST(p_per_endpoint - (SELECT count(*) FROM webhook_deliveries s
+                                    WHERE s.endpoint_id = w.id AND s.status = 'sending'
+                                      AND s.locked_until >= p_now)::integer,
+                 COALESCE(floor(b.tokens)::integer, p_per_endpoint)) AS room
       FROM webhook_endpoints w
+      CROSS JOIN LATERAL (
+        SELECT CASE WHEN w.rate_refilled_at IS NULL THEN w.rate_limit_per_second::double precision
+                    ELSE LEAST(w.rate_limit_per_second::double precision,
+                               w.rate_tokens + w.rate_limit_per_second
+                                 * GREATEST(0, extract(epoch FROM p_now - w.rate_refilled_at)))
+               END AS tokens
+      ) b
      WHERE EXISTS (SELECT 1 FROM webhook_deliveries d
                     WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= p_now)
         OR EXISTS (SELECT 1 FROM webhook_deliveries d
@@ -68,8 +78,8 @@ BEGIN
     ) c
     WHERE e.room > 0
   ), picked AS (
-    SELECT x.id, x.next_attempt_at FROM (
-      SELECT y.id, y.next_attempt_at, e.room,
+    SELECT x.id, x.next_attempt_at, x.endpoint_id FROM (
+      SELECT y.id, y.next_attempt_at, y.endpoint_id, e.room,
              row_number() OVER (PARTITION BY y.endpoint_id ORDER BY y.rank, y.next_attempt_at) AS n
         FROM (SELECT * FROM stale UNION ALL SELECT * FROM due) y
         JOIN due_endpoints e ON e.id = y.endpoint_id
@@ -77,6 +87,13 @@ BEGIN
     WHERE x.n <= x.room
     ORDER BY x.next_attempt_at
     LIMIT p_limit
+  ), spent AS (
+    -- the capped endpoints' buckets: refilled to now, less what this claim took
+    UPDATE webhook_endpoints w
+       SET rate_tokens = e.tokens - (SELECT count(*) FROM picked p WHERE p.endpoint_id = e.id),
+           rate_refilled_at = p_now
+      FROM due_endpoints e
+     WHERE w.id = e.id AND e.rate IS NOT NULL
   )
   UPDATE webhook_deliveries d
      SET status = 'sending', locked_until = p_locked_until, claim_token = p_claim_token, updated_at = p_now

@@ -345,6 +345,9 @@ export interface WebhookEndpointsTable {
   failing_since: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  rate_limit_per_second: Nullable<number>;
+  rate_tokens: Generated<number>;
+  rate_refilled_at: NullableTimestamp;
 }
 
 export interface WebhookEventsTable {

@@ -12,6 +12,7 @@ export interface EndpointChange {
   description?: string | null;
   eventTypes?: string[] | null;
   enabled?: boolean;
+  rateLimitPerSecond?: number | null;
 }
 
 export function listEndpoints(db: Db, environmentId: string): Promise<WebhookEndpointRow[]> {
@@ -61,6 +62,7 @@ export async function insertEndpoint(
     eventTypes: string[] | null;
     enabled: boolean;
     secret: string;
+    rateLimitPerSecond: number | null;
   },
   now: Date,
 ): Promise<WebhookEndpointRow> {
@@ -76,6 +78,7 @@ export async function insertEndpoint(
       enabled: e.enabled,
       disabled_reason: e.enabled ? null : 'manual',
       secret: e.secret,
+      rate_limit_per_second: e.rateLimitPerSecond,
       created_at: now,
       updated_at: now,
     })
@@ -97,6 +100,12 @@ export async function updateEndpoint(
       ...(c.url !== undefined && { url: c.url }),
       ...(c.description !== undefined && { description: c.description }),
       ...(c.eventTypes !== undefined && { event_types: c.eventTypes }),
+      // a new cap starts with a full second's worth
+      ...(c.rateLimitPerSecond !== undefined && {
+        rate_limit_per_second: c.rateLimitPerSecond,
+        rate_tokens: 0,
+        rate_refilled_at: null,
+      }),
       // enabling a disabled endpoint restarts its failure streak; one already enabled keeps it
       ...(c.enabled === true && {
         enabled: true,

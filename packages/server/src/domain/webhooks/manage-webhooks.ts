@@ -56,6 +56,7 @@ export async function createWebhook(
         eventTypes: input.events ?? null,
         enabled: input.enabled ?? true,
         secret,
+        rateLimitPerSecond: input.rateLimitPerSecond ?? null,
       },
       now,
     );
@@ -97,7 +98,13 @@ export async function updateWebhook(
       trx,
       auth.environmentId,
       before.id,
-      { url, description: input.description, eventTypes: input.events, enabled: input.enabled },
+      {
+        url,
+        description: input.description,
+        eventTypes: input.events,
+        enabled: input.enabled,
+        rateLimitPerSecond: input.rateLimitPerSecond,
+      },
       now,
     );
     await auditEndpoint(
@@ -108,6 +115,7 @@ export async function updateWebhook(
       {
         ...(url !== undefined && { url: auditedUrl(url) }),
         ...(input.events !== undefined && { events: input.events }),
+        ...(input.rateLimitPerSecond !== undefined && { rateLimitPerSecond: input.rateLimitPerSecond }),
         ...(input.enabled !== undefined && {
           enabled: input.enabled,
           wasDisabledFor: before.disabled_reason,

@@ -16,6 +16,7 @@ export function toWebhookEndpoint(r: WebhookEndpointRow): WebhookEndpoint {
     events: (r.event_types as WebhookEndpoint['events']) ?? null,
     description: r.description,
     enabled: r.enabled,
+    rateLimitPerSecond: r.rate_limit_per_second,
     disabledReason: (r.disabled_reason as WebhookEndpoint['disabledReason']) ?? null,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
