@@ -150,6 +150,16 @@ export class DomainCheckWorker {
     const found = await checkDomainDns(this.resolver, expectationOf(d, settings, deps.clock.now()));
     const now = deps.clock.now();
     await inTransaction(deps.db, async (trx) => {
+      // Claims on one name are stepped one at a time (two cannot both become its verified owner),
+      // every claim's row locked in one order: two checks of the name wait for each other rather
+      // than deadlock (CI on PostgreSQL at 73b22e9, when each locked its own row first).
+      await trx
+        .selectFrom('sending_domains')
+        .select('id')
+        .where('domain', '=', d.domain)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
       const claimed = await trx
         .selectFrom('sending_domains')
         .selectAll()
@@ -232,8 +242,6 @@ export class DomainCheckWorker {
  */
 async function withOwnership(db: Db, d: SendingDomainRow, records: RecordCheck[]): Promise<RecordCheck[]> {
   if (d.status === 'verified' || d.status === 'degraded') return records;
-  // claims on one name are stepped one at a time: two cannot both become its verified owner
-  await db.selectFrom('sending_domains').select('id').where('domain', '=', d.domain).forUpdate().execute();
   if (!(await isVerifiedByAnother(db, d.domain, d.tenant_id))) return records;
   return records.map((r) =>
     r.purpose === 'dkim' && r.selector === d.dkim_selector
