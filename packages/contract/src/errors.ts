@@ -163,7 +163,7 @@ export const coreErrors = {
   dkim_rotation_conflict: {
     status: 409,
     description:
-      'POST /v1/domains/rotate-dkim: the domain is not verified, or a rotation is already waiting for its new record to be published; nothing changed.',
+      'POST /v1/domains/rotate-dkim: the domain is not verified (or degraded), a rotation is already waiting for its new record to be published, or the last rotation’s retiring key is still in its 7 days; nothing changed.',
   },
   webhook_endpoint_limit: {
     status: 409,

@@ -1159,7 +1159,7 @@ export interface components {
          *     - `message_not_scheduled` (409): POST /v1/messages/reschedule: the message is not `scheduled` (it fell due, was canceled, or was never scheduled); the message and `details` name its status. Nothing changed.
          *     - `domain_already_added` (409): POST /v1/domains/add: the tenant has added this domain already, or the scope (environment, project or tenant) has a sending domain; the message names it.
          *     - `domain_claimed` (409): POST /v1/domains/add: another tenant has verified this domain; one tenant at a time may send from a domain (a pending claim blocks no one).
-         *     - `dkim_rotation_conflict` (409): POST /v1/domains/rotate-dkim: the domain is not verified, or a rotation is already waiting for its new record to be published; nothing changed.
+         *     - `dkim_rotation_conflict` (409): POST /v1/domains/rotate-dkim: the domain is not verified (or degraded), a rotation is already waiting for its new record to be published, or the last rotation’s retiring key is still in its 7 days; nothing changed.
          *     - `webhook_endpoint_limit` (409): POST /v1/webhooks/create: the environment has 20 webhook endpoints already; delete one first.
          *     - `payload_too_large` (413): The body is over 256 KiB.
          *     - `unsupported_media_type` (415): POST bodies must be `Content-Type: application/json`.
@@ -7705,7 +7705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `dkim_rotation_conflict`: POST /v1/domains/rotate-dkim: the domain is not verified, or a rotation is already waiting for its new record to be published; nothing changed. */
+            /** @description `dkim_rotation_conflict`: POST /v1/domains/rotate-dkim: the domain is not verified (or degraded), a rotation is already waiting for its new record to be published, or the last rotation’s retiring key is still in its 7 days; nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
