@@ -4,7 +4,6 @@
 // lifecycle (lifecycle.ts) and writes the outcome in one transaction with its audit events and
 // its domain.* webhook events; a rotation's next key is promoted here once it verifies.
 
-import { insertAuditEvent } from '../db/repositories/audit.js';
 import {
   claimDomainChecks,
   extendDomainCheckLeases,
@@ -19,7 +18,7 @@ import type { Deps } from '../domain/deps.js';
 import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
 import { checkDomainDns, type RecordCheck, type RecordState } from './dns-check.js';
 import { createDnsResolver, type DnsResolver } from './dns-resolver.js';
-import { CHECKER_ACTOR, reportDomainTransition } from './domain-events.js';
+import { auditByChecker, reportDomainTransition } from './domain-events.js';
 import { DKIM_RETIRING_DAYS, expectationOf, recordSettings, type StoredCheck } from './domain-records.js';
 import { type CheckVerdict, type LifecycleState, stepLifecycle, UNKNOWN_RETRY_MS } from './lifecycle.js';
 
@@ -219,17 +218,11 @@ export class DomainCheckWorker {
         .returning('id')
         .executeTakeFirst();
       if (started)
-        await insertAuditEvent(
+        await auditByChecker(
           trx,
-          {
-            tenantId: d.tenant_id,
-            environmentId: d.environment_id,
-            actor: CHECKER_ACTOR,
-            action: 'domain.dkim_rotation_started',
-            targetType: 'sending_domain',
-            targetId: d.id,
-            details: { domain: d.domain, selector: pair.selector, scheduled: true },
-          },
+          d,
+          'domain.dkim_rotation_started',
+          { selector: pair.selector, scheduled: true },
           now,
         );
     });

@@ -11,7 +11,30 @@ import { newId } from '../ids.js';
 import type { RecordCheck } from './dns-check.js';
 import type { LifecycleStep } from './lifecycle.js';
 
-export const CHECKER_ACTOR = 'system:domain-checker';
+const CHECKER_ACTOR = 'system:domain-checker';
+
+/** An audit event of the domain checker about `d` (its name always in the details). */
+export function auditByChecker(
+  db: Db,
+  d: SendingDomainRow,
+  action: string,
+  details: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  return insertAuditEvent(
+    db,
+    {
+      tenantId: d.tenant_id,
+      environmentId: d.environment_id,
+      actor: CHECKER_ACTOR,
+      action,
+      targetType: 'sending_domain',
+      targetId: d.id,
+      details: { domain: d.domain, ...details },
+    },
+    now,
+  );
+}
 
 /** What a DKIM check was of: the signing key, a rotation's next one, or the retiring one. */
 function purposeOf(r: RecordCheck, d: Pick<SendingDomainRow, 'dkim_selector' | 'dkim_next_selector'>) {
@@ -76,19 +99,7 @@ export async function reportDomainTransition(
   now: Date,
 ): Promise<void> {
   const audit = (action: string, details: Record<string, unknown>) =>
-    insertAuditEvent(
-      db,
-      {
-        tenantId: before.tenant_id,
-        environmentId: before.environment_id,
-        actor: CHECKER_ACTOR,
-        action,
-        targetType: 'sending_domain',
-        targetId: before.id,
-        details: { domain: before.domain, ...details },
-      },
-      now,
-    );
+    auditByChecker(db, before, action, details, now);
   const failing = failingRecords(records, before);
   if (step.transition) {
     await audit(`domain.${step.transition}`, { previousStatus: before.status, records: failing });

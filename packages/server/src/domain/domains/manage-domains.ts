@@ -4,7 +4,6 @@
 // here: the worker's checker does (domains/domain-check-worker.ts), so no request waits on DNS.
 import type { AddDomainRequest, SendingDomain } from '@mailsvc/contract/api';
 import { isUniqueViolation } from '../../db/errors.js';
-import { insertAuditEvent } from '../../db/repositories/audit.js';
 import {
   type DomainOwner,
   deleteSendingDomain,
@@ -20,6 +19,7 @@ import { generateDkimKeyPairAsync } from '../../delivery/dkim.js';
 import { recordSettings, recordsWithFindings, type StoredCheck } from '../../domains/domain-records.js';
 import { nextPendingCheck } from '../../domains/lifecycle.js';
 import { ApiError } from '../../errors.js';
+import { auditKeyAction } from '../audit/audit-key-action.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { checkDomainName } from './domain-name.js';
@@ -63,19 +63,8 @@ function ownerOf(auth: AuthContext, scope: AddDomainRequest['scope']): DomainOwn
 }
 
 function audit(db: Db, auth: AuthContext, action: string, d: SendingDomainRow, now: Date, details = {}) {
-  return insertAuditEvent(
-    db,
-    {
-      tenantId: auth.tenantId,
-      environmentId: auth.environmentId,
-      actor: `key:${auth.keyId}`,
-      action,
-      targetType: 'sending_domain',
-      targetId: d.id,
-      details: { domain: d.domain, scope: d.scope, ...details },
-    },
-    now,
-  );
+  const target = { type: 'sending_domain', id: d.id };
+  return auditKeyAction(db, auth, action, target, { domain: d.domain, scope: d.scope, ...details }, now);
 }
 
 async function findOwn(db: Db, auth: AuthContext, domainId: string, forUpdate = false) {

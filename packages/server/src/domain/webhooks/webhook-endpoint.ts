@@ -1,11 +1,11 @@
 // What the webhook operations share: an endpoint as the API shows it (never its secret), the
 // URL check with the operator's switch, the 404, and the audit event of a change.
 import type { WebhookEndpoint } from '@mailsvc/contract/api';
-import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { findEndpoint, type WebhookEndpointRow } from '../../db/repositories/webhook-endpoints.js';
 import type { Db } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { checkWebhookTarget } from '../../webhooks/egress.js';
+import { auditKeyAction } from '../audit/audit-key-action.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 
@@ -61,17 +61,5 @@ export function auditEndpoint(
   details: Record<string, unknown>,
   now: Date,
 ): Promise<void> {
-  return insertAuditEvent(
-    trx,
-    {
-      tenantId: auth.tenantId,
-      environmentId: auth.environmentId,
-      actor: `key:${auth.keyId}`,
-      action,
-      targetType: 'webhook_endpoint',
-      targetId: endpointId,
-      details,
-    },
-    now,
-  );
+  return auditKeyAction(trx, auth, action, { type: 'webhook_endpoint', id: endpointId }, details, now);
 }
