@@ -18,6 +18,11 @@ export const coreErrors = {
     status: 400,
     description: 'Template data failed the template schema; `details` lists each field.',
   },
+  invalid_sign_in_code: {
+    status: 400,
+    description:
+      '(console) The sign-in code is wrong, expired (10 minutes), already used, or locked after 5 wrong tries; ask for a new code.',
+  },
   invalid_from_address: { status: 400, description: '`from` is not a valid address.' },
   invalid_from_name: {
     status: 400,
@@ -27,6 +32,11 @@ export const coreErrors = {
   invalid_reply_to: { status: 400, description: '`replyTo` is not a valid address.' },
   missing_api_key: { status: 401, description: 'No `Authorization: Bearer <API key>` header.' },
   invalid_api_key: { status: 401, description: 'The API key is malformed, unknown or wrong.' },
+  session_required: {
+    status: 401,
+    description:
+      '(console) Not signed in: no session cookie, or the session expired (12 h idle, 7 days in all), was signed out or revoked, or its member was removed.',
+  },
   invalid_admin_token: { status: 401, description: 'The admin bearer token is missing or wrong.' },
   invalid_signature: {
     status: 401,
@@ -39,6 +49,11 @@ export const coreErrors = {
     status: 403,
     description:
       "The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.",
+  },
+  insufficient_role: {
+    status: 403,
+    description:
+      "(console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.",
   },
   suppression_not_removable: {
     status: 403,
@@ -122,6 +137,10 @@ export const coreErrors = {
     description:
       'POST /v1/webhooks/deliveries/replay: no event with this id was sent to an endpoint of the key’s environment.',
   },
+  member_not_found: {
+    status: 404,
+    description: '(console) No live member with this id in the tenant (or the tenant is not one of yours).',
+  },
   template_not_found: { status: 404, description: 'No template with this id.' },
   template_version_not_found: {
     status: 404,
@@ -169,6 +188,15 @@ export const coreErrors = {
     status: 409,
     description:
       'POST /v1/webhooks/create: the environment has 20 webhook endpoints already; delete one first.',
+  },
+  member_already_added: {
+    status: 409,
+    description: '(console) The address is a member of the tenant already; change its role instead.',
+  },
+  last_owner: {
+    status: 409,
+    description:
+      '(console) The change would leave the tenant without an owner; make another member owner first.',
   },
   payload_too_large: { status: 413, description: 'The body is over 256 KiB.' },
   unsupported_media_type: {

@@ -4,62 +4,14 @@
 // Also reports any page-level horizontal overflow and any console error (a CSP refusal shows
 // there). Not a test: run `npx tsx packages/server/quality/gallery-screenshots.ts [outDir]`
 // (default /tmp/shots-gallery) and look at the pictures.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '@mailsvc/testkit/free-port';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../templates/quality/chromium.js';
+import { startMailsvc } from './mailsvc-process.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const OUT = path.resolve(process.argv[2] ?? '/tmp/shots-gallery');
-
-async function startService(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const [port, wrapperPort, inboundPort] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(process.execPath, [path.join(ROOT, 'packages/server/bin/mailsvc.js'), 'start'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      MAILSVC_DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MAILSVC_WRAPPER_PORT: String(wrapperPort),
-      MAILSVC_INBOUND_PORT: String(inboundPort),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mailsvc start did not come up:\n${output}`)), 120_000);
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Press Ctrl+C to stop.')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`mailsvc start exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, baseUrl: `http://127.0.0.1:${port}` };
-}
-
-async function stopService(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /** The demo project, given a brand through the admin API (its token is kept in the data dir). */
 async function brandDemoProject(baseUrl: string, dataDir: string): Promise<string> {
@@ -105,7 +57,8 @@ async function check(page: Page, name: string, problems: string[]): Promise<void
 async function main(): Promise<void> {
   fs.mkdirSync(OUT, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-gallery-'));
-  const { child, baseUrl } = await startService(dataDir);
+  const service = await startMailsvc(dataDir);
+  const { baseUrl } = service;
   const browser = await launchChromium('the gallery screenshot script');
   const problems: string[] = [];
   try {
@@ -161,7 +114,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    await stopService(child);
+    await service.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(problems.length === 0 ? 'no problems seen' : `problems:\n  ${problems.join('\n  ')}`);

@@ -5,50 +5,14 @@
 // checks on the way what a screenshot cannot show: no horizontal overflow, a link in the
 // message frame opens a new tab, the list updates itself when mail arrives, delete works; and the
 // Webhooks tab (with MAILSVC_WEBHOOK_ALLOW_PRIVATE=true): a test event appears live, verified.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '@mailsvc/testkit/free-port';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../templates/quality/chromium.js';
+import { startMailsvc } from './mailsvc-process.js';
 
-const BIN = fileURLToPath(new URL('../bin/mailsvc.js', import.meta.url));
 const outDir = process.argv[2] ?? '/tmp/shots-inbox';
-
-async function startService(dataDir: string): Promise<{ child: ChildProcess; base: string; apiKey: string }> {
-  const [port, wrapperPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [BIN, 'start'], {
-    env: {
-      ...process.env,
-      MAILSVC_DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MAILSVC_WRAPPER_PORT: String(wrapperPort),
-      MAILSVC_INBOUND_ENABLED: 'false',
-      MAILSVC_WEBHOOK_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c) => {
-    output += c;
-  });
-  child.stderr!.on('data', (c) => {
-    output += c;
-  });
-  const started = Date.now();
-  while (!output.includes('Press Ctrl+C to stop.')) {
-    if (child.exitCode !== null || Date.now() - started > 120_000)
-      throw new Error(`mailsvc start did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const apiKey = /API key\s+(msk_\S+)/.exec(output)?.[1];
-  if (!apiKey) throw new Error(`no API key in the banner:\n${output}`);
-  return { child, base: `http://127.0.0.1:${port}`, apiKey };
-}
 
 async function send(base: string, apiKey: string, body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${base}/v1/send`, {
@@ -97,7 +61,11 @@ const note = (line: string) => {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailsvc-shots-'));
 fs.mkdirSync(outDir, { recursive: true });
-const { child, base, apiKey } = await startService(dataDir);
+const service = await startMailsvc(dataDir, {
+  MAILSVC_INBOUND_ENABLED: 'false',
+  MAILSVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+});
+const { baseUrl: base, apiKey } = service;
 const browser = await launchChromium('the inbox screenshot script');
 try {
   await send(base, apiKey, {
@@ -188,8 +156,7 @@ try {
   }
 } finally {
   await browser.close();
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await service.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 console.log(`\nscreenshots in ${outDir}`);

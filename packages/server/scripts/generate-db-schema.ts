@@ -32,6 +32,8 @@ const UNION_NAMES: Record<string, string> = {
   'messages.category': 'TemplateCategory',
   'messages.status': 'MessageStatus',
   'bulk_jobs.status': 'BulkJobStatus',
+  'members.role': 'MemberRole',
+  'members.status': 'MemberStatus',
 };
 
 /**

@@ -261,7 +261,7 @@ const spec = {
   },
   MAILSVC_AUTH_FAILURE_LIMIT_PER_MINUTE: {
     description:
-      'Failed authentications (malformed, unknown or wrong API keys) allowed per client IP per minute; then 429 rate_limited until the minute ends. 0 turns the limit off. Set MAILSVC_TRUST_PROXY behind a proxy, or every client shares its address.',
+      'Failed authentications (malformed, unknown or wrong API keys; wrong console sign-in codes) allowed per client IP per minute; then 429 rate_limited until the minute ends. 0 turns the limit off. Set MAILSVC_TRUST_PROXY behind a proxy, or every client shares its address.',
     default: 30,
     parse: int(0, 1_000_000),
   },
@@ -270,6 +270,12 @@ const spec = {
       '`mailsvc start` only: the template gallery (/dev/templates; its Send to dev inbox only with the capture transport on the embedded database) and, with the capture transport, the dev inbox (/dev/inbox, which shows every captured message in full). auto: on when HOST is a loopback address; on: also on another bind (a container). The pages answer only requests whose Host is a loopback name, which stops browsers on other sites (DNS rebinding) but not a client that can reach the port and sends Host: localhost itself: with on, publish the port on 127.0.0.1 only (docker run -p 127.0.0.1:3000:3000). off: never.',
     default: 'auto',
     parse: oneOf('auto', 'on', 'off'),
+  },
+  MAILSVC_CONSOLE: {
+    description:
+      'The console (docs/console.md): a tenant team signs in at /console with a code mailed through this service from its system environment. on: served by every API process (`mailsvc start`, `mailsvc api`); off: /console answers 404 and no system environment is made.',
+    default: 'on',
+    parse: oneOf('on', 'off'),
   },
   MAILSVC_TRUST_PROXY: {
     description:

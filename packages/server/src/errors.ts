@@ -43,7 +43,14 @@ export const OTHER_SOURCES: Partial<Record<ErrorCode, string>> = {
   service_unavailable: 'any request while the database is away; `/readyz`',
   internal: 'any request',
   cross_site_request:
-    'the dev pages: `POST /dev/templates/:id/render` and `/send`, `DELETE /dev/inbox/api/messages[/:id]`, from another origin',
+    'the dev pages: `POST /dev/templates/:id/render` and `/send`, `DELETE /dev/inbox/api/messages[/:id]`, from another origin; the console: any `POST /console/api/…` from another origin, or a change without the session’s `X-CSRF-Token`',
+  invalid_sign_in_code: 'the console: `POST /console/api/sign-in/verify`',
+  session_required: 'the console: every `/console/api/…` route but sign-in',
+  member_not_found: 'the console: `POST /console/api/members/update`, `/remove`',
+  member_already_added: 'the console: `POST /console/api/members/invite`; `mailsvc admin members invite`',
+  last_owner: 'the console: `POST /console/api/members/update`, `/remove`',
+  rate_limited:
+    'the console: `POST /console/api/sign-in/start` (5 codes per address, 20 per client in 15 minutes), `/verify` (wrong codes count as failed authentications)',
 };
 
 /** The operations (by operationId) and other places that can answer a code. */

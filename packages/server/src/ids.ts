@@ -15,7 +15,10 @@ export type IdPrefix =
   | 'frp'
   | 'whs'
   | 'whe'
-  | 'wha';
+  | 'wha'
+  | 'mem'
+  | 'ses'
+  | 'sic';
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes() call per id
 // cost more than the rest of an accept's id work (measured in bench/delivery.ts profiles).

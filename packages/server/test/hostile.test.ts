@@ -62,6 +62,7 @@ import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
+import { CONSOLE_BODIES } from '../src/api/console/console-routes.js';
 import { captureTransport, inboxDir } from '../src/delivery/transports/capture.js';
 import { devRoutes } from '../src/dev/gallery/gallery-routes.js';
 import { devInboxRoutes } from '../src/dev/inbox/inbox-routes.js';
@@ -2105,6 +2106,10 @@ function adminBase(name: string): Record<string, unknown> {
     case 'jobs.resume':
     case 'jobs.cancel':
       return { id: unknownId('job') };
+    case 'members.invite':
+      return { tenant: sac.tenantId, email: 'hostile-member@example.com', role: 'viewer' };
+    case 'members.list':
+      return { tenant: sac.tenantId };
     case 'events.remove-ses-topic':
       return { topicArn: 'arn:aws:sns:eu-west-1:123456789012:no-such-topic' };
     case 'events.add-ses-topic':
@@ -2401,6 +2406,24 @@ function routes(): RouteSpec[] {
       allowed: ['POST'],
       headers: { ...bearer(ADMIN_TOKEN), ...json },
       body: '{"hostile":true}',
+    })),
+    // The console (hostile-console.test.ts runs the body corpus over its POST routes).
+    { endpoint: 'GET /console', url: '/console', allowed: get, headers: {}, isHtmlRoute: true },
+    {
+      endpoint: 'GET /console/*',
+      url: '/console/emails/msg_x',
+      allowed: get,
+      headers: {},
+      isHtmlRoute: true,
+    },
+    { endpoint: 'GET /console/assets/app.css', url: '/console/assets/app.css', allowed: get, headers: {} },
+    { endpoint: 'GET /console/api/me', url: '/console/api/me', allowed: get, headers: {} },
+    ...Object.keys(CONSOLE_BODIES).map((url) => ({
+      endpoint: `POST ${url}`,
+      url,
+      allowed: ['POST'],
+      headers: { origin: 'http://attacker.example', ...json },
+      body: '{}',
     })),
     { endpoint: 'GET /dev/templates', url: '/dev/templates', allowed: get, headers: {}, isHtmlRoute: true },
     {

@@ -101,6 +101,13 @@ export const coreErrorHandling = {
   job_not_found: 'failed',
   // Nor the dev pages (`mailsvc start`, loopback only).
   cross_site_request: 'failed',
+  // Nor the console's own routes.
+  session_required: 'failed',
+  invalid_sign_in_code: 'failed',
+  member_not_found: 'failed',
+  member_already_added: 'failed',
+  last_owner: 'failed',
+  insufficient_role: 'misconfigured',
   template_not_found: 'pass',
   template_version_not_found: 'pass',
   idempotency_key_reused: 'pass',

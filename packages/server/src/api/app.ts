@@ -20,6 +20,8 @@ import { ApiError, type ErrorCode, errorCatalogue } from '../errors.js';
 import { newId } from '../ids.js';
 import { addMailsvcFormats, ajvOptions } from '../validation.js';
 import { installAuth } from './auth-hook.js';
+import { consoleAssetRoutes } from './console/console-assets.js';
+import { consoleApiRoutes } from './console/console-routes.js';
 import { collectRoutesFor405, installErrorHandling, parseJsonRequestBody, sendError } from './errors.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
@@ -224,6 +226,10 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   await unsubscribeRoutes(app, deps);
   await registerOpenApiRoutes(app);
   if (opts.adminToken) adminRoutes(app, deps);
+  if (deps.config.MAILSVC_CONSOLE === 'on') {
+    consoleApiRoutes(app, deps);
+    consoleAssetRoutes(app);
+  }
   for (const register of opts.extraRoutes ?? []) {
     // A group that registers a scope of its own (app.register) returns a promise: awaited, so its
     // routes are in place before add405s() reads them. (Not the app a route method returns: it is

@@ -7,6 +7,7 @@ import {
   type AuthContext,
   authenticate,
   requireAccess,
+  requireRole,
   requireScope,
 } from '../domain/auth/authenticate.js';
 import { apiKeyPolicy } from '../domain/auth/rate-limit.js';
@@ -48,7 +49,8 @@ export async function checkFailure<T>(
       err instanceof ApiError &&
       (err.code === 'invalid_api_key' ||
         err.code === 'invalid_admin_token' ||
-        err.code === 'invalid_signature')
+        err.code === 'invalid_signature' ||
+        err.code === 'invalid_sign_in_code')
     ) {
       const now = Date.now();
       const waitSeconds = deps.authFailures.blockedFor(client, now);
@@ -87,7 +89,7 @@ export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string
   // When the key was last used: noted once the answer is sent, so the write (at most once a minute
   // per key, domain/auth/key-usage.ts) never runs beside the request's own work.
   app.addHook('onResponse', async (req) => {
-    if (req.auth) deps.keyUsage.touch(req.auth.keyId, deps.clock.now());
+    if (req.auth && !req.auth.member) deps.keyUsage.touch(req.auth.keyId, deps.clock.now());
   });
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
@@ -107,6 +109,7 @@ export function installAuth(app: FastifyInstance, deps: Deps, adminToken: string
       }
       reply.headers(headers);
       requireScope(req.auth, config.scopes ?? ['full']);
+      requireRole(req.auth, config.operationId);
       requireAccess(req.auth, config.access ?? []);
     } else if (config.auth === 'admin') {
       const token = /^Bearer[ \t]+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';

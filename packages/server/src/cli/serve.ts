@@ -2,11 +2,13 @@ import net from 'node:net';
 import type { RunningWrapper } from '@mailsvc/wrapper';
 import { buildApp, closeApp } from '../api/app.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { listTenantMembers } from '../db/repositories/console-people.js';
 import { devPagesFor } from '../dev/dev-access.js';
 import { devPageRoutes } from '../dev/dev-pages.js';
 import { ensureDemo } from '../domain/admin/bootstrap.js';
 import { createKey } from '../domain/admin/keys-domains-usage.js';
 import { authenticate } from '../domain/auth/authenticate.js';
+import { inviteMember } from '../domain/console/members.js';
 import type { Deps } from '../domain/deps.js';
 import { ApiError } from '../errors.js';
 import { openRuntime, readSecretFile, resolveAdminToken, writeSecretFile } from '../runtime.js';
@@ -94,6 +96,8 @@ interface Banner {
   devKey: string | undefined;
   devPages: ReturnType<typeof devPagesFor>;
   wrapper: RunningWrapper | string | undefined;
+  /** The demo tenant's owner on a fresh `mailsvc start` (its sign-in code lands in the dev inbox). */
+  consoleOwner: string | undefined;
 }
 
 /** What `mailsvc start` and `mailsvc api` print once they listen: where everything is, how to try it. */
@@ -108,6 +112,7 @@ function bannerLines({
   devKey,
   devPages,
   wrapper,
+  consoleOwner,
 }: Banner): string[] {
   const lines = [
     '',
@@ -121,6 +126,14 @@ function bannerLines({
         : [
             `  Inbound    smtp://${reachableHost(config.MAILSVC_INBOUND_HOST)}:${inbound.port} for @${config.MAILSVC_BOUNCE_DOMAIN} (bounces, complaints)`,
           ]
+      : []),
+    ...(config.MAILSVC_CONSOLE === 'on'
+      ? [
+          `  Console    ${baseUrl}/console`,
+          consoleOwner
+            ? `             (sign in as ${consoleOwner}, owner of the demo tenant: the code lands in the dev inbox)`
+            : '             (invite a first owner: mailsvc admin members invite --tenant ID --email ADDRESS --role owner)',
+        ]
       : []),
     `  Limits     ${limits}`,
     `  Metrics    ${baseUrl}/metrics (${config.MAILSVC_METRICS_TOKEN ? 'bearer token' : 'this machine only'}; docs/operations.md)`,
@@ -214,6 +227,10 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
     mode === 'start' && config.MAILSVC_INBOUND_ENABLED ? await startLocalInbound(deps) : undefined;
 
   const limits = await describeRateLimits(deps);
+  const consoleOwner =
+    mode === 'start' && devPages.inbox && config.MAILSVC_CONSOLE === 'on'
+      ? await ensureDemoOwner(deps)
+      : undefined;
   io.stdout(
     bannerLines({
       mode,
@@ -226,6 +243,7 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
       devKey,
       devPages,
       wrapper,
+      consoleOwner,
     }).join('\n'),
   );
 
@@ -238,6 +256,24 @@ export async function runServe(mode: 'start' | 'api', _args: string[], io: Io): 
   await delivery?.stop();
   await runtime.close();
   return 0;
+}
+
+export const DEMO_OWNER = 'owner@example.com';
+
+/**
+ * On `mailsvc start` with the dev inbox: the demo tenant gets an owner on its first start, so the
+ * console can be signed in to at once (the invitation and codes land in the dev inbox).
+ */
+async function ensureDemoOwner(deps: Deps): Promise<string | undefined> {
+  const demo = await ensureDemo(deps);
+  const members = await listTenantMembers(deps.db, demo.tenantId);
+  if (members.length > 0) return members.find((m) => m.role === 'owner')?.email;
+  await inviteMember(
+    deps,
+    { kind: 'operator', name: 'system:start' },
+    { tenantId: demo.tenantId, email: DEMO_OWNER, role: 'owner', name: 'Demo owner' },
+  );
+  return DEMO_OWNER;
 }
 
 /**

@@ -1112,16 +1112,19 @@ export interface components {
         /**
          * @description - `invalid_request` (400): The request failed validation; `details` lists each problem.
          *     - `invalid_template_data` (400): Template data failed the template schema; `details` lists each field.
+         *     - `invalid_sign_in_code` (400): (console) The sign-in code is wrong, expired (10 minutes), already used, or locked after 5 wrong tries; ask for a new code.
          *     - `invalid_from_address` (400): `from` is not a valid address.
          *     - `invalid_from_name` (400): `fromName` is over 120 characters, or contains line breaks, control, bidirectional or invisible characters or an email address.
          *     - `invalid_reply_to` (400): `replyTo` is not a valid address.
          *     - `missing_api_key` (401): No `Authorization: Bearer <API key>` header.
          *     - `invalid_api_key` (401): The API key is malformed, unknown or wrong.
+         *     - `session_required` (401): (console) Not signed in: no session cookie, or the session expired (12 h idle, 7 days in all), was signed out or revoked, or its member was removed.
          *     - `invalid_admin_token` (401): The admin bearer token is missing or wrong.
          *     - `invalid_signature` (401): A relay event (POST /v1/events/intake, /v1/events/ses) is unsigned, wrongly signed, signed with no current secret of its environment, or outside the 5-minute timestamp tolerance.
          *     - `trial_expired` (402): The tenant's trial has ended.
          *     - `api_key_revoked` (403): The API key was revoked.
          *     - `insufficient_scope` (403): The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+         *     - `insufficient_role` (403): (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
          *     - `suppression_not_removable` (403): POST /v1/suppressions/remove: a complaint is cleared only by the operator, an unsubscribe only by the recipient’s opt-in (POST /v1/recipients/resubscribe); nothing changed.
          *     - `webhook_url_not_allowed` (400): POST /v1/webhooks/create, update: the URL is not one events may go to (not https, user info, or a host that is or resolves to a loopback, private, link-local or other non-public address); the error names why. An operator can allow http and private addresses (MAILSVC_WEBHOOK_ALLOW_PRIVATE=true).
          *     - `tenant_not_found` (403): The key's tenant no longer exists.
@@ -1149,6 +1152,7 @@ export interface components {
          *     - `domain_not_found` (404): No sending domain with this id that the key’s environment can use (its own, its project’s or its tenant’s).
          *     - `webhook_endpoint_not_found` (404): No webhook endpoint with this id in the key’s environment.
          *     - `webhook_event_not_found` (404): POST /v1/webhooks/deliveries/replay: no event with this id was sent to an endpoint of the key’s environment.
+         *     - `member_not_found` (404): (console) No live member with this id in the tenant (or the tenant is not one of yours).
          *     - `template_not_found` (404): No template with this id.
          *     - `template_version_not_found` (404): The template has no published version by that name.
          *     - `method_not_allowed` (405): The path exists but not for this method; see the `Allow` header.
@@ -1161,6 +1165,8 @@ export interface components {
          *     - `domain_claimed` (409): POST /v1/domains/add: another tenant has verified this domain; one tenant at a time may send from a domain (a pending claim blocks no one).
          *     - `dkim_rotation_conflict` (409): POST /v1/domains/rotate-dkim: the domain is not verified (or degraded), a rotation is already waiting for its new record to be published, or the last rotation’s retiring key is still in its 7 days; nothing changed.
          *     - `webhook_endpoint_limit` (409): POST /v1/webhooks/create: the environment has 20 webhook endpoints already; delete one first.
+         *     - `member_already_added` (409): (console) The address is a member of the tenant already; change its role instead.
+         *     - `last_owner` (409): (console) The change would leave the tenant without an owner; make another member owner first.
          *     - `payload_too_large` (413): The body is over 256 KiB.
          *     - `unsupported_media_type` (415): POST bodies must be `Content-Type: application/json`.
          *     - `rate_limited` (429): Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds.
@@ -1169,7 +1175,7 @@ export interface components {
          *     - `service_unavailable` (503): The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "suppression_not_removable" | "webhook_url_not_allowed" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "suppression_not_found" | "domain_not_found" | "webhook_endpoint_not_found" | "webhook_event_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "message_not_cancelable" | "message_not_scheduled" | "domain_already_added" | "domain_claimed" | "dkim_rotation_conflict" | "webhook_endpoint_limit" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
+        ErrorCode: "invalid_request" | "invalid_template_data" | "invalid_sign_in_code" | "invalid_from_address" | "invalid_from_name" | "invalid_reply_to" | "missing_api_key" | "invalid_api_key" | "session_required" | "invalid_admin_token" | "invalid_signature" | "trial_expired" | "api_key_revoked" | "insufficient_scope" | "insufficient_role" | "suppression_not_removable" | "webhook_url_not_allowed" | "tenant_not_found" | "project_inactive" | "environment_inactive" | "monthly_quota_exceeded" | "app_paused" | "app_blocked" | "recipient_complained" | "recipient_unsubscribed" | "recipient_suppressed" | "sns_topic_not_registered" | "sending_domain_not_ready" | "from_domain_not_allowed" | "cross_site_request" | "not_found" | "project_not_found" | "environment_not_found" | "contact_not_found" | "group_not_found" | "job_not_found" | "message_not_found" | "key_not_found" | "suppression_not_found" | "domain_not_found" | "webhook_endpoint_not_found" | "webhook_event_not_found" | "member_not_found" | "template_not_found" | "template_version_not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_reused" | "message_not_cancelable" | "message_not_scheduled" | "domain_already_added" | "domain_claimed" | "dkim_rotation_conflict" | "webhook_endpoint_limit" | "member_already_added" | "last_owner" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal" | "service_unavailable";
     };
     responses: never;
     parameters: never;
@@ -1299,6 +1305,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -1483,6 +1491,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -1730,6 +1740,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -2000,6 +2012,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -2156,6 +2170,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -2423,6 +2439,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -2680,6 +2698,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -2891,6 +2911,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -3121,6 +3143,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -3329,6 +3353,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -3511,6 +3537,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -3697,6 +3725,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -3908,6 +3938,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -4109,6 +4141,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -4294,6 +4328,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -4476,6 +4512,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -4688,6 +4726,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -4881,6 +4921,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -5068,6 +5110,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -5271,6 +5315,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -5424,6 +5470,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -5588,6 +5636,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -5744,6 +5794,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -5978,6 +6030,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -6145,6 +6199,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -6442,6 +6498,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -6757,6 +6815,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -7061,6 +7121,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -7369,6 +7431,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -7676,6 +7740,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -7838,6 +7904,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -8071,6 +8139,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -8260,6 +8330,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -8470,6 +8542,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -8851,6 +8925,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -9030,6 +9106,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -9206,6 +9284,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -9359,6 +9439,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -9525,6 +9607,8 @@ export interface operations {
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
              *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
              *     `project_inactive`: The key's project is inactive.
@@ -9686,6 +9770,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -9889,6 +9975,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -10121,6 +10209,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *
@@ -10372,6 +10462,8 @@ export interface operations {
              * @description `api_key_revoked`: The API key was revoked.
              *
              *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
              *
              *     `tenant_not_found`: The key's tenant no longer exists.
              *

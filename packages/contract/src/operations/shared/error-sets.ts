@@ -8,6 +8,7 @@ export const API_KEY_ERRORS = [
   'invalid_api_key',
   'api_key_revoked',
   'insufficient_scope',
+  'insufficient_role',
   'tenant_not_found',
   'project_not_found',
   'environment_not_found',

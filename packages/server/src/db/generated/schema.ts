@@ -82,6 +82,8 @@ export interface ApiKeysTable {
   template_categories: Nullable<string[]>;
   name: Nullable<string>;
   last_used_at: NullableTimestamp;
+  session_id: Nullable<string>;
+  expires_at: NullableTimestamp;
 }
 
 export type DomainScope = 'tenant' | 'project' | 'environment';
@@ -394,6 +396,46 @@ export interface WebhookAttemptsTable {
   created_at: Timestamp;
 }
 
+export type MemberRole = 'owner' | 'admin' | 'developer' | 'viewer';
+export type MemberStatus = 'invited' | 'active';
+
+export interface MembersTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  name: Nullable<string>;
+  role: MemberRole;
+  project_ids: Nullable<string[]>;
+  status: Generated<MemberStatus>;
+  invited_by: string;
+  created_at: Timestamp;
+  last_sign_in_at: NullableTimestamp;
+  removed_at: NullableTimestamp;
+}
+
+export interface ConsoleSignInCodesTable {
+  id: string;
+  email: string;
+  code_sha256: Buffer;
+  client: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  attempts: Generated<number>;
+  used_at: NullableTimestamp;
+}
+
+export interface ConsoleSessionsTable {
+  id: string;
+  token_sha256: Buffer;
+  email: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  user_agent: Nullable<string>;
+  client: string;
+}
+
 export interface Database {
   plans: PlansTable;
   tenants: TenantsTable;
@@ -422,6 +464,9 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  members: MembersTable;
+  console_sign_in_codes: ConsoleSignInCodesTable;
+  console_sessions: ConsoleSessionsTable;
 }
 
 export type Db = Kysely<Database>;

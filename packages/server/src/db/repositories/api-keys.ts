@@ -17,6 +17,8 @@ export async function findKeyScope(db: Db, keyId: string) {
       'k.revoked_at as revokedAt',
       'k.scope as scope',
       'k.template_categories as templateCategories',
+      'k.session_id as sessionId',
+      'k.expires_at as expiresAt',
       't.id as tenantId',
       't.deleted_at as tenantDeletedAt',
       't.plan_id as planId',
@@ -61,7 +63,7 @@ const KEY_COLUMNS = [
   'last_used_at',
   'revoked_at',
 ] as const;
-export type ApiKeyRow = Omit<Selectable<ApiKeysTable>, 'secret_sha256'>;
+export type ApiKeyRow = Omit<Selectable<ApiKeysTable>, 'secret_sha256' | 'session_id' | 'expires_at'>;
 
 export function insertApiKey(db: Db, key: Insertable<ApiKeysTable>) {
   return db.insertInto('api_keys').values(key).returning(KEY_COLUMNS).executeTakeFirstOrThrow();
@@ -93,6 +95,7 @@ export function listApiKeys(db: Db, environmentId: string) {
     .selectFrom('api_keys')
     .select(KEY_COLUMNS)
     .where('environment_id', '=', environmentId)
+    .where('session_id', 'is', null)
     .orderBy('id')
     .execute();
 }
@@ -104,6 +107,7 @@ export function findEnvironmentKey(db: Db, environmentId: string, id: string) {
     .select(KEY_COLUMNS)
     .where('id', '=', id)
     .where('environment_id', '=', environmentId)
+    .where('session_id', 'is', null)
     .executeTakeFirst();
 }
 

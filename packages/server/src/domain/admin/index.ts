@@ -35,6 +35,12 @@ import {
   setReturnPath,
   showUsage,
 } from './keys-domains-usage.js';
+import {
+  InviteMemberInput,
+  inviteMemberByOperator,
+  ListMembersInput,
+  listTenantMembersByOperator,
+} from './members.js';
 import { CreatePlanInput, createPlan, UpdatePlanInput, updatePlan } from './plans.js';
 import {
   ClearComplaintInput,
@@ -276,6 +282,18 @@ export const adminCommands: Record<string, AdminCommand> = {
     input: JobInput,
     positional: ['id'],
     run: cancelJob,
+  }),
+  // Not wrapped in command(): the member is written in its own transaction, then the invitation
+  // is accepted by the send path (which must not wait for the admin transaction's connection).
+  'members.invite': {
+    summary: "Invite a member to a tenant's team (the first owner: --role owner); mails the invitation",
+    input: InviteMemberInput,
+    run: (deps, input, actor) => inviteMemberByOperator(deps, input as never, actor),
+  },
+  'members.list': command({
+    summary: "List a tenant's team members",
+    input: ListMembersInput,
+    run: listTenantMembersByOperator,
   }),
   'suppressions.export': command({
     summary:

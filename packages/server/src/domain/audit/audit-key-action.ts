@@ -2,7 +2,7 @@
 // a sending domain): the key as the actor, the key's environment as the event's.
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import type { Db } from '../../db/schema.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, actorOf } from '../auth/authenticate.js';
 
 export function auditKeyAction(
   db: Db,
@@ -17,7 +17,7 @@ export function auditKeyAction(
     {
       tenantId: auth.tenantId,
       environmentId: auth.environmentId,
-      actor: `key:${auth.keyId}`,
+      actor: actorOf(auth),
       action,
       targetType: target.type,
       targetId: target.id,

@@ -1,6 +1,8 @@
 import type { KeyScope } from '@mailsvc/contract/api';
+import { type MemberRole, roleAllows } from '@mailsvc/contract/roles';
 import type { Clock } from '../../clock.js';
 import { findKeyScope, type KeyScopeRow } from '../../db/repositories/api-keys.js';
+import { findSessionMember } from '../../db/repositories/console-people.js';
 import type { Db } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
 import { MAX_KEY_LENGTH, parseApiKey, secretMatches } from '../keys/api-key.js';
@@ -26,7 +28,16 @@ export interface AuthContext {
   environment: { name: string; sender: SenderSettings };
   /** The plan's per-key request rate (domain/auth/rate-limit.ts). */
   rateLimit: { perSecond: number; burst: number };
+  /** A console page's credential (DESIGN.md §14): the signed-in member whose role limits it. */
+  member: { id: string; email: string; role: MemberRole } | null;
 }
+
+/** Who an audit event names: the member behind a console credential, else the key. */
+export const actorOf = (auth: AuthContext) =>
+  auth.member ? `member:${auth.member.id}` : `key:${auth.keyId}`;
+
+/** A console session ends after 12 hours without a request (DESIGN.md §14). */
+export const SESSION_IDLE_MS = 12 * 3600_000;
 
 export interface SenderSettings {
   fromEmail: string | null;
@@ -106,8 +117,9 @@ export async function authenticate(deps: AuthDeps, authorization: string | undef
   let row = deps.keyCache.get(parsed.id, now.getTime());
   if (!row && !deps.keyCache.isKnownMissing(parsed.id, now.getTime())) {
     row = await findKeyScope(deps.db, parsed.id);
-    if (row) deps.keyCache.set(parsed.id, row, now.getTime());
-    else deps.keyCache.setMissing(parsed.id, now.getTime());
+    // A console credential is never cached: its session and member are read on every request.
+    if (!row) deps.keyCache.setMissing(parsed.id, now.getTime());
+    else if (!row.sessionId) deps.keyCache.set(parsed.id, row, now.getTime());
   }
   if (!row || !secretMatches(parsed.secret, row.secretSha256)) {
     throw new ApiError('invalid_api_key', 'The API key is not valid.');
@@ -119,7 +131,34 @@ export async function authenticate(deps: AuthDeps, authorization: string | undef
   if (row.environmentDeletedAt) {
     throw new ApiError('environment_not_found', "This API key's environment no longer exists.");
   }
-  return toAuthContext(row, now);
+  const auth = toAuthContext(row, now);
+  if (row.sessionId) auth.member = await consoleMember(deps, row, now);
+  return auth;
+}
+
+/** The member a console credential acts for; its session, membership and projects still live. */
+async function consoleMember(deps: AuthDeps, row: KeyScopeRow, now: Date): Promise<AuthContext['member']> {
+  const ended = () =>
+    new ApiError(
+      'invalid_api_key',
+      'This console credential has expired or its session ended; sign in again.',
+    );
+  if (!row.expiresAt || row.expiresAt.getTime() <= now.getTime()) throw ended();
+  const member = await findSessionMember(deps.db, row.sessionId!, row.tenantId, now, SESSION_IDLE_MS);
+  if (!member) throw ended();
+  if (member.project_ids !== null && !member.project_ids.includes(row.projectId)) {
+    throw new ApiError('insufficient_role', 'You are no longer a member of this project.');
+  }
+  return { id: member.id, email: member.email, role: member.role };
+}
+
+/** A console credential calls what its member's role allows (@mailsvc/contract/roles). */
+export function requireRole(auth: AuthContext, operationId: string | undefined): void {
+  if (!auth.member || (operationId !== undefined && roleAllows(auth.member.role, operationId))) return;
+  throw new ApiError(
+    'insufficient_role',
+    `Your role in this tenant (${auth.member.role}) does not allow this; ask an owner or admin.`,
+  );
 }
 
 export function effectiveAccessStatus(
@@ -146,6 +185,7 @@ export function toAuthContext(row: KeyScopeRow, now: Date): AuthContext {
     environmentStatus: row.environmentStatus,
     sendingStatus: row.sendingStatus,
     rateLimit: { perSecond: row.rateLimitPerSecond, burst: row.rateLimitBurst },
+    member: null,
     project: {
       name: row.projectName,
       displayName: row.projectDisplayName,

@@ -4,7 +4,7 @@
 import type { DeleteGroupRequest } from '@mailsvc/contract/api';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { deleteGroupRow } from '../../db/repositories/groups.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, actorOf } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { groupNotFound } from './contact-group.js';
 
@@ -21,7 +21,7 @@ export async function deleteGroup(
       trx,
       {
         tenantId: auth.tenantId,
-        actor: `key:${auth.keyId}`,
+        actor: actorOf(auth),
         action: 'contact_group.deleted',
         targetType: 'contact_group',
         targetId: input.groupSlug,

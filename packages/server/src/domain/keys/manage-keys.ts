@@ -21,7 +21,7 @@ import {
 import { auditedChange } from '../../db/repositories/audit.js';
 import type { Db } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, actorOf } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { generateApiKey } from './api-key.js';
 
@@ -116,8 +116,6 @@ export async function withdrawKey(
   );
   return changed ?? findKey(db, existing.id);
 }
-
-const actorOf = (auth: AuthContext) => `key:${auth.keyId}`;
 
 export async function createKey(
   deps: Deps,

@@ -5,7 +5,7 @@ import type { ResubscribeRequest } from '@mailsvc/contract/api';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { findRecipient, markResubscribed } from '../../db/repositories/recipients.js';
 import { ApiError } from '../../errors.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, actorOf } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { recipientStateName } from './eligibility.js';
@@ -36,7 +36,7 @@ export async function resubscribeRecipient(
       trx,
       {
         tenantId: auth.tenantId,
-        actor: `key:${auth.keyId}`,
+        actor: actorOf(auth),
         action: 'recipient.resubscribed',
         targetType: 'recipient',
         targetId: `${auth.environmentId}:${emailMasked}`,

@@ -7,7 +7,7 @@ import type { AddSuppressionRequest, Suppression } from '@mailsvc/contract/api';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import { findRecipient } from '../../db/repositories/recipients.js';
 import { addManualSuppression } from '../../db/repositories/suppressions.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, actorOf } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
 import { recipientStateName } from '../recipients/eligibility.js';
@@ -34,7 +34,7 @@ export async function addSuppression(
       trx,
       {
         tenantId: auth.tenantId,
-        actor: `key:${auth.keyId}`,
+        actor: actorOf(auth),
         action: 'suppression.added',
         targetType: 'recipient',
         targetId: `${auth.environmentId}:${emailMasked}`,

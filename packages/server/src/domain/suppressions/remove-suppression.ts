@@ -16,7 +16,7 @@ import { liftBounceHold } from '../../db/repositories/recipients-admin.js';
 import { clearManualSuppression, listSuppressionRows } from '../../db/repositories/suppressions.js';
 import type { Db } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, actorOf } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
 import { recipientStateName } from '../recipients/eligibility.js';
@@ -81,7 +81,7 @@ export async function removeSuppression(
       trx,
       {
         tenantId: auth.tenantId,
-        actor: `key:${auth.keyId}`,
+        actor: actorOf(auth),
         action: 'suppression.removed',
         targetType: 'recipient',
         targetId: `${auth.environmentId}:${emailMasked}`,

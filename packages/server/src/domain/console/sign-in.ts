@@ -1,0 +1,138 @@
+// Sign-in without a third party (DESIGN.md §14): a 6-digit code mailed to the address, good for 10
+// minutes, 5 tries and one use; then a server-side session whose token only the cookie holds.
+// Codes are asked at most 5 times in 15 minutes per address and 20 per client; a wrong code counts
+// against the client as a wrong API key does (auth-hook.ts checkFailure).
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  countCodeAttempt,
+  countRecentCodes,
+  findLatestCodeForUpdate,
+  insertSession,
+  insertSignInCode,
+  listMembershipsOf,
+  markMembersSignedIn,
+  supersedeCodes,
+} from '../../db/repositories/console-people.js';
+import { inTransaction } from '../../db/transaction.js';
+import { ApiError } from '../../errors.js';
+import { newId, randomBase62 } from '../../ids.js';
+import type { Deps } from '../deps.js';
+import { maskEmail, parseEmail } from '../email.js';
+import { sendSystemMail } from './system-mail.js';
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const CODE_MAX_ATTEMPTS = 5;
+const CODE_WINDOW_MS = 15 * 60_000;
+const CODES_PER_ADDRESS = 5;
+const CODES_PER_CLIENT = 20;
+/** A session ends 7 days after sign-in, whatever its use (idle: SESSION_IDLE_MS). */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
+
+const codeDigest = (id: string, code: string) => createHash('sha256').update(`${id}:${code}`).digest();
+export const sessionDigest = (token: string) => createHash('sha256').update(token).digest();
+
+/** An address as sign-in compares it: lower-cased (members are stored so); 400 if it is none. */
+export function normaliseAddress(email: string): string {
+  const parsed = parseEmail(email);
+  if (!parsed.ok)
+    throw new ApiError('invalid_request', `email ${parsed.reason}.`, [
+      { path: '/email', message: parsed.reason },
+    ]);
+  return parsed.address.toLowerCase();
+}
+
+/**
+ * Mails a code when the address is a member of some tenant; answers the same either way (nobody
+ * learns who is a member). Over a limit: 429 with the seconds to wait.
+ */
+export async function startSignIn(deps: Deps, input: { email: string; client: string }) {
+  const email = normaliseAddress(input.email);
+  const now = deps.clock.now();
+  const recent = await countRecentCodes(
+    deps.db,
+    email,
+    input.client,
+    new Date(now.getTime() - CODE_WINDOW_MS),
+  );
+  if (recent.byEmail >= CODES_PER_ADDRESS || recent.byClient >= CODES_PER_CLIENT) {
+    throw new ApiError(
+      'rate_limited',
+      'Too many sign-in codes asked for; wait 15 minutes and ask again.',
+      undefined,
+      { 'Retry-After': String(CODE_WINDOW_MS / 1000) },
+    );
+  }
+  await supersedeCodes(deps.db, email, now);
+  const id = newId('sic', now.getTime());
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await insertSignInCode(
+    deps.db,
+    {
+      id,
+      email,
+      codeSha256: codeDigest(id, code),
+      client: input.client,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    },
+    now,
+  );
+  const memberships = await listMembershipsOf(deps.db, email);
+  if (memberships.length > 0) {
+    await sendSystemMail(deps, 'login-code', email, {
+      code,
+      intro: 'Use this code to sign in to the mailsvc console. It expires in 10 minutes.',
+    });
+    deps.log.info({ to: maskEmail(email) }, 'console sign-in code sent');
+  }
+  return { sent: true as const, expiresInSeconds: CODE_TTL_MS / 1000 };
+}
+
+const wrongCode = (why: string) => new ApiError('invalid_sign_in_code', why);
+
+/** Checks the address's newest code and, when right, opens a session: answers its token once. */
+export async function verifySignIn(
+  deps: Deps,
+  input: { email: string; code: string; client: string; userAgent: string | null },
+): Promise<{ token: string; sessionId: string }> {
+  const email = normaliseAddress(input.email);
+  const now = deps.clock.now();
+  const checked = await inTransaction(deps.db, async (trx) => {
+    const row = await findLatestCodeForUpdate(trx, email, now);
+    if (!row) return wrongCode('That code is not right; ask for a new one.');
+    if (row.used_at) return wrongCode('That code was used already; ask for a new one.');
+    if (row.attempts >= CODE_MAX_ATTEMPTS)
+      return wrongCode('Too many wrong tries for that code; ask for a new one.');
+    if (row.expires_at.getTime() <= now.getTime()) return wrongCode('That code expired; ask for a new one.');
+    const actual = codeDigest(row.id, input.code);
+    const right = actual.length === row.code_sha256.length && timingSafeEqual(actual, row.code_sha256);
+    await countCodeAttempt(trx, row.id, right ? now : null);
+    if (!right) {
+      const left = CODE_MAX_ATTEMPTS - row.attempts - 1;
+      return wrongCode(
+        left > 0
+          ? `That code is not right; ${left} ${left === 1 ? 'try' : 'tries'} left.`
+          : 'That code is not right, and it is now locked; ask for a new one.',
+      );
+    }
+    return null;
+  });
+  if (checked) throw checked;
+  if ((await listMembershipsOf(deps.db, email)).length === 0)
+    throw wrongCode('That address is not a member of any team; ask an owner to invite you.');
+  const token = randomBase62(43);
+  const sessionId = newId('ses', now.getTime());
+  await insertSession(
+    deps.db,
+    {
+      id: sessionId,
+      tokenSha256: sessionDigest(token),
+      email,
+      expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+      userAgent: input.userAgent?.slice(0, 300) ?? null,
+      client: input.client,
+    },
+    now,
+  );
+  await markMembersSignedIn(deps.db, email, now);
+  return { token, sessionId };
+}

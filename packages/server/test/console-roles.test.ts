@@ -1,0 +1,98 @@
+// What each member role may call through a console credential (@mailsvc/contract/roles), generated
+// from the contract: every API-key operation × every role, on the member's own environment; and a
+// credential never reaches another tenant's records or a project the member is not limited to.
+import { type OperationId, operations } from '@mailsvc/contract/api';
+import { LEAST_ROLE, MEMBER_ROLES, type MemberRole, roleAllows } from '@mailsvc/contract/roles';
+import { type ConsoleSession, signInNewMember } from '@mailsvc/testkit/console-session';
+import { createHarness, type Harness, postJson, type Scope, seedScope } from '@mailsvc/testkit/harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let h: Harness;
+let s: Scope;
+let other: Scope;
+const sessions = new Map<MemberRole, ConsoleSession>();
+
+beforeAll(async () => {
+  h = await createHarness({ env: { MAILSVC_TRUST_PROXY: 'true' } });
+  s = await seedScope(h, { monthlyLimit: 100_000 });
+  other = await seedScope(h);
+  for (const role of MEMBER_ROLES) sessions.set(role, await signInNewMember(h, s.tenantId, role));
+});
+afterAll(() => h.close());
+
+const keyed = (Object.keys(operations) as OperationId[]).filter(
+  (id) => (operations[id] as { auth?: string }).auth === undefined,
+);
+
+function call(id: OperationId, apiKey: string) {
+  const op = operations[id];
+  const body = 'example' in op && op.example && 'body' in op.example ? op.example.body : undefined;
+  return h.request({
+    method: op.method,
+    url: op.path,
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(op.method === 'POST' && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { payload: JSON.stringify(body) }),
+  });
+}
+
+describe('member roles through console credentials', () => {
+  it('names a least role for every API-key operation', () => {
+    expect(keyed.filter((id) => !(id in LEAST_ROLE))).toEqual([]);
+  });
+
+  it('allows each role exactly what it may call (every operation × every role)', async () => {
+    for (const role of MEMBER_ROLES) {
+      const apiKey = await sessions.get(role)!.credential(s.environmentId);
+      for (const id of keyed) {
+        const res = await call(id, apiKey);
+        const code = res.statusCode === 200 ? 'ok' : res.json().error.code;
+        if (roleAllows(role, id)) expect(code, `${role} on ${id}`).not.toBe('insufficient_role');
+        else expect([res.statusCode, code], `${role} on ${id}`).toEqual([403, 'insufficient_role']);
+      }
+    }
+  });
+
+  it('audits a member’s change as the member, not the credential', async () => {
+    const dev = sessions.get('developer')!;
+    const apiKey = await dev.credential(s.environmentId);
+    const res = await postJson(h, apiKey, '/v1/keys/create', { scope: 'send', name: 'by a member' });
+    expect(res.statusCode, res.body).toBe(200);
+    const events = (await postJson(h, s.apiKey, '/v1/audit/list', { action: ['api_key.created'] })).json()
+      .events as {
+      actor: string;
+      targetId: string;
+    }[];
+    expect(events.find((e) => e.targetId === res.json().key.keyId)?.actor).toBe(`member:${dev.memberId}`);
+  });
+
+  it('keeps console credentials out of the key list, and answers another tenant’s records as not found', async () => {
+    const owner = sessions.get('owner')!;
+    const apiKey = await owner.credential(s.environmentId);
+    const keys = (await postJson(h, apiKey, '/v1/keys/list', {})).json().keys as { name: string | null }[];
+    expect(keys.map((k) => k.name)).not.toContain('console session');
+    const sent = await postJson(h, other.apiKey, '/v1/send', {
+      templateId: 'login-code',
+      to: 'someone@example.com',
+      data: { code: '123456' },
+    });
+    const foreign = await postJson(h, apiKey, '/v1/messages/get', { messageId: sent.json().messageId });
+    expect([foreign.statusCode, foreign.json().error.code]).toEqual([404, 'message_not_found']);
+    const cred = await owner.post('/console/api/credentials', { environmentId: other.environmentId });
+    expect([cred.statusCode, cred.json().error.code]).toEqual([404, 'environment_not_found']);
+  });
+
+  it('expires a credential after 15 minutes', async () => {
+    const apiKey = await sessions.get('viewer')!.credential(s.environmentId);
+    const quota = () =>
+      h.request({ method: 'GET', url: '/v1/quota', headers: { authorization: `Bearer ${apiKey}` } });
+    h.clock.advance(15 * 60_000 - 1);
+    expect((await quota()).statusCode).toBe(200);
+    expect((await quota()).statusCode).toBe(200);
+    h.clock.advance(1);
+    const res = await quota();
+    expect([res.statusCode, res.json().error.code]).toEqual([401, 'invalid_api_key']);
+  });
+});
