@@ -271,6 +271,38 @@ describe('CSRF and origins', () => {
   });
 });
 
+describe('the console’s page and assets', () => {
+  it('serves the bundled script and the styles with an ETag, and 404 for an unknown asset or API path', async () => {
+    const js = await h.request({ method: 'GET', url: '/console/assets/app.js' });
+    expect([js.statusCode, js.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(js.body.length).toBeGreaterThan(10_000);
+    const again = await h.request({
+      method: 'GET',
+      url: '/console/assets/app.js',
+      headers: { 'if-none-match': String(js.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    const css = await h.request({ method: 'GET', url: '/console/assets/app.css' });
+    expect([css.statusCode, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+    for (const url of ['/console/assets/other.js', '/console/api/nothing']) {
+      const res = await h.request({ method: 'GET', url });
+      expect([res.statusCode, res.json().error.code], url).toEqual([404, 'not_found']);
+    }
+  });
+
+  it('is off with MAILSVC_CONSOLE=off', async () => {
+    const off = await createHarness({ env: { MAILSVC_CONSOLE: 'off' } });
+    try {
+      for (const url of ['/console', '/console/api/me'])
+        expect((await off.request({ method: 'GET', url })).statusCode).toBe(404);
+      const res = await consolePost(off, '/console/api/sign-in/start', { email: 'a@example.com' });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
 describe('the team', () => {
   it('lets owners and admins invite, only owners touch owners, and keeps one owner', async () => {
     const owner = await signInNewMember(h, other.tenantId, 'owner');

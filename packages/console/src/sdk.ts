@@ -1,0 +1,22 @@
+// The typed SDK, in one place. The server's esbuild maps '@mailsvc/client' to the same source file;
+// importing it by relative path also lets `tsc` check the console without a built client (dist/).
+
+export type {
+  GetMessageResult,
+  GetQuotaResult,
+  GetRecipientStatusResult,
+  ListAuditEventsResult,
+  ListContactsResult,
+  ListDomainsResult,
+  ListGroupsResult,
+  ListKeysResult,
+  ListMessagesBody,
+  ListMessagesResult,
+  ListSuppressionsBody,
+  ListSuppressionsResult,
+  ListWebhookDeliveriesResult,
+  ListWebhooksResult,
+  WebhookEvent,
+} from '../../client/src/generated/core.js';
+export { WEBHOOK_EVENT_TYPES } from '../../client/src/generated/core.js';
+export { Mailsvc, MailsvcError } from '../../client/src/index.js';
