@@ -21,6 +21,8 @@ import {
   type GetContactResult,
   type GetMessageBody,
   type GetMessageResult,
+  type GetDailyStatsBody,
+  type GetDailyStatsResult,
   type GetQuotaResult,
   type GetRecipientStatusBody,
   type GetRecipientStatusResult,
@@ -111,6 +113,14 @@ export class Mailsvc {
   readonly quota: {
     /** The operational quota of the key's environment (`GET /v1/quota`). */
     get(options?: CallOptions): Promise<GetQuotaResult>;
+  };
+  readonly stats: {
+    /**
+     * The environment's mail per UTC day (accepted, delivered, bounced, complained, failed,
+     * unsubscribed) for `days` days ending today (default 30), with the window's bounce and
+     * complaint rates beside the thresholds providers act at (`POST /v1/stats/daily`).
+     */
+    daily(body?: GetDailyStatsBody, options?: CallOptions): Promise<GetDailyStatsResult>;
   };
 
   readonly recipients: {
@@ -289,6 +299,7 @@ export class Mailsvc {
         this.call('sendBatch', { items }, opts, opts.idempotencyKey ?? newIdempotencyKey()),
     };
     this.quota = { get: (opts = {}) => this.call('getQuota', undefined, opts) };
+    this.stats = { daily: (body = {}, opts = {}) => this.call('getDailyStats', body, opts) };
     this.recipients = {
       status: (body, opts = {}) => this.call('getRecipientStatus', body, opts),
       resubscribe: (body, opts = {}) => this.call('resubscribeRecipient', body, opts),

@@ -16,6 +16,8 @@ export type {
   GetContactResult,
   GetMessageBody,
   GetMessageResult,
+  GetDailyStatsBody,
+  GetDailyStatsResult,
   GetQuotaResult,
   GetRecipientStatusBody,
   GetRecipientStatusResult,

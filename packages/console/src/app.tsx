@@ -12,6 +12,7 @@ import { EmailsPage } from './pages/emails.js';
 import { KeysPage } from './pages/keys.js';
 import { MessagePage } from './pages/message.js';
 import { NotFoundPage } from './pages/not-found.js';
+import { OperatorPage, OperatorStandalone } from './pages/operator.js';
 import { OverviewPage } from './pages/overview.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SuppressionsPage } from './pages/suppressions.js';
@@ -57,6 +58,8 @@ function Page({ path }: { path: string }) {
       return <TeamPage />;
     case '/audit':
       return <AuditPage />;
+    case '/operator':
+      return <OperatorPage />;
     default:
       return <NotFoundPage />;
   }
@@ -100,7 +103,9 @@ export function App() {
   const env = choices.find((c) => c.environmentId === envId) ?? choices[0];
 
   useEffect(() => {
-    if (state.kind === 'signed-out' && path !== '/sign-in') navigate(`${BASE}/sign-in`, true);
+    // The operator area needs the admin token, not a session: it stays put when signed out.
+    if (state.kind === 'signed-out' && path !== '/sign-in' && path !== '/operator')
+      navigate(`${BASE}/sign-in`, true);
     if (state.kind === 'in' && path === '/sign-in') navigate(`${BASE}/`, true);
   }, [state.kind, path]);
 
@@ -118,6 +123,8 @@ export function App() {
         <Loading />
       </main>
     );
+  // Signed out (or /me failed, or no environment, so no shell): the operator page stands alone.
+  if (path === '/operator' && !ctx) return <OperatorStandalone />;
   if (state.kind === 'error')
     return (
       <main id="main">

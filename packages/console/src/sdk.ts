@@ -2,6 +2,7 @@
 // importing it by relative path also lets `tsc` check the console without a built client (dist/).
 
 export type {
+  GetDailyStatsResult,
   GetMessageResult,
   GetQuotaResult,
   GetRecipientStatusResult,

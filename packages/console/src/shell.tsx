@@ -17,6 +17,7 @@ export const NAV_ITEMS: { path: string; label: string }[] = [
   { path: '/bulk', label: 'Bulk sends' },
   { path: '/team', label: 'Team' },
   { path: '/audit', label: 'Audit log' },
+  { path: '/operator', label: 'Operator' },
 ];
 
 function isCurrent(item: string, path: string): boolean {

@@ -25,6 +25,7 @@ import { getBulkSend } from './operations/get-bulk-send.js';
 import { getContact } from './operations/get-contact.js';
 import { getDomain } from './operations/get-domain.js';
 import { getMessage } from './operations/get-message.js';
+import { getDailyStats } from './operations/get-daily-stats.js';
 import { getQuota } from './operations/get-quota.js';
 import { getRecipientStatus } from './operations/get-recipient-status.js';
 import { getWebhook } from './operations/get-webhook.js';
@@ -81,6 +82,14 @@ export {
   MESSAGE_EVENT_TYPES,
   MessageEvent,
 } from './operations/get-message.js';
+export {
+  BOUNCE_RATE_LIMIT,
+  COMPLAINT_RATE_LIMIT,
+  DailyStats,
+  GetDailyStatsRequest,
+  GetDailyStatsResponse,
+  STATS_MAX_DAYS,
+} from './operations/get-daily-stats.js';
 export { Quota, QuotaResponse } from './operations/get-quota.js';
 export {
   RecipientStatus,
@@ -246,6 +255,7 @@ export { VerifyDomainRequest, VerifyDomainResponse } from './operations/verify-d
 /** Every operation of the core API, by operationId (= the use-case's name). */
 export const operations = {
   getQuota,
+  getDailyStats,
   sendEmail,
   sendBatch,
   getRecipientStatus,

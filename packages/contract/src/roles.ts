@@ -14,6 +14,7 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
  */
 export const LEAST_ROLE = {
   getQuota: 'viewer',
+  getDailyStats: 'viewer',
   sendEmail: 'developer',
   sendBatch: 'developer',
   getRecipientStatus: 'viewer',

@@ -117,6 +117,7 @@ describe('the console in Chromium', () => {
       ['bulk', '/bulk'],
       ['team', '/team'],
       ['audit', '/audit'],
+      ['operator', '/operator'],
     ];
     const problems: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
@@ -273,6 +274,25 @@ describe('contacts and bulk sends', () => {
     expect([...errors.filter((e) => !refusedBatch.test(e)), ...bulkErrors]).toEqual([]);
     await page.close();
     await bulk.close();
+  });
+});
+
+describe('the operator area', () => {
+  it('opens with the admin token held in memory and lists the tenants and plans', async () => {
+    const { page, errors } = await openPage(signedIn, '/operator');
+    const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    await page.getByLabel('Admin token').fill(token);
+    await page.getByRole('button', { name: 'Open operator area' }).click();
+    await page.getByRole('cell', { name: 'Demo', exact: true }).first().waitFor();
+    await page.getByRole('cell', { name: 'demo', exact: true }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'operator-open-light-1280');
+    expect(
+      await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
+    ).not.toContain(token);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });
 

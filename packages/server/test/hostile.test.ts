@@ -910,6 +910,43 @@ function auditCorpora(): { endpoint: string; url: string; requests: HostileReque
   ];
 }
 
+/** POST /v1/stats/daily: days, a whole number from 1 to 90. */
+function statsCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const base = { days: 30 };
+  const days = [0, -1, 1, 90, 91, 2.5, 1e308, -0, 30.0000001].map((n) => ({
+    name: `/days: ${n}`,
+    body: JSON.stringify({ days: n }),
+    mustRefuse: !Number.isInteger(n) || n < 1 || n > 90,
+  }));
+  // (a number is the right type here: the corpus's "a number" cases are days cases)
+  const cases: BodyCase[] = [
+    ...days,
+    ...wrongTypeBodies(base, '/days').filter((c) => !c.name.endsWith('a number')),
+    { name: 'no fields', body: '{}', mustRefuse: false },
+    ...structuralBodies(base, '').filter((c) => !c.name.endsWith('a number')),
+    ...sizeCases(base, '/v1/stats/daily'),
+    ...contentTypeBodies(base),
+  ];
+  return [
+    {
+      endpoint: 'POST /v1/stats/daily',
+      url: '/v1/stats/daily',
+      requests: bodyRequests('POST /v1/stats/daily', '/v1/stats/daily', bearer(s.apiKey), cases),
+    },
+  ];
+}
+
+describe('daily stats', () => {
+  it('answers every hostile body on /v1/stats/daily with a documented 4xx (or its days when no rule refuses it)', async () => {
+    for (const corpus of statsCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
+
 // ---- suppressions
 
 /** POST /v1/suppressions/list, add, remove: reasons, times, addresses, notes, cursor. */
@@ -1945,6 +1982,7 @@ describe('recipients and messages', () => {
       ...messageListCorpora().map((c) => c.endpoint),
       ...keyCorpora().map((c) => c.endpoint),
       ...auditCorpora().map((c) => c.endpoint),
+      ...statsCorpora().map((c) => c.endpoint),
       ...suppressionCorpora().map((c) => c.endpoint),
       ...webhookCorpora().map((c) => c.endpoint),
       ...domainCorpora().map((c) => c.endpoint),
@@ -2110,6 +2148,8 @@ function adminBase(name: string): Record<string, unknown> {
       return { tenant: sac.tenantId, email: 'hostile-member@example.com', role: 'viewer' };
     case 'members.list':
       return { tenant: sac.tenantId };
+    case 'plans.list':
+      return {};
     case 'events.remove-ses-topic':
       return { topicArn: 'arn:aws:sns:eu-west-1:123456789012:no-such-topic' };
     case 'events.add-ses-topic':

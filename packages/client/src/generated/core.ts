@@ -133,6 +133,64 @@ export interface GetQuotaResult {
   }
 }
 
+/** The body of `POST /v1/stats/daily`. */
+export interface GetDailyStatsBody {
+  /**
+   * how many UTC days, ending today (default 30)
+   */
+  days?: number
+}
+
+/** The 200 answer of `POST /v1/stats/daily`. */
+export interface GetDailyStatsResult {
+  ok: true
+  /**
+   * oldest first, one entry per day, days without mail too
+   */
+  days: {
+    /**
+     * the UTC day, YYYY-MM-DD
+     */
+    date: string
+    /**
+     * messages accepted that day (scheduled ones on the day they were accepted)
+     */
+    accepted: number
+    /**
+     * of those, the ones a receiving server took (status sent or delivered)
+     */
+    delivered: number
+    bounced: number
+    complained: number
+    /**
+     * failed, expired or refused at delivery (suppressed)
+     */
+    failed: number
+    /**
+     * recipients who unsubscribed that day
+     */
+    unsubscribed: number
+  }[]
+  rates: {
+    /**
+     * bounced ÷ (delivered + bounced) over the window; null without either
+     */
+    bounceRate: (number | null)
+    /**
+     * complained ÷ delivered over the window; null without deliveries
+     */
+    complaintRate: (number | null)
+    /**
+     * the bounce rate providers act at (0.05)
+     */
+    bounceRateLimit: number
+    /**
+     * the complaint rate providers act at (0.003, Gmail and Yahoo)
+     */
+    complaintRateLimit: number
+  }
+}
+
 /** The body of `POST /v1/send`. */
 export interface SendEmailBody {
   /**
@@ -3044,6 +3102,7 @@ export interface DeleteDomainResult {
 /** The built operations of the core API by operationId (the SDK method is in ARCHITECTURE.md). */
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
+  getDailyStats: { method: 'POST', path: '/v1/stats/daily', idempotencyKey: false },
   sendEmail: { method: 'POST', path: '/v1/send', idempotencyKey: true },
   sendBatch: { method: 'POST', path: '/v1/send/batch', idempotencyKey: true },
   getRecipientStatus: { method: 'POST', path: '/v1/recipients/status', idempotencyKey: false },
@@ -3094,6 +3153,7 @@ export type OperationId = keyof typeof operations;
 /** The error codes each operation can answer. */
 export interface OperationErrors {
   getQuota: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  getDailyStats: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   sendEmail: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'invalid_from_address' | 'invalid_from_name' | 'invalid_reply_to' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed' | 'monthly_quota_exceeded';
   sendBatch: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused';
   getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';

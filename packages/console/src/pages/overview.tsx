@@ -1,4 +1,5 @@
-// Overview: the quota, the domains that need attention and the latest messages by status.
+// Overview: 30 days of mail with the bounce and complaint rates, the quota, the domains that need
+// attention and the latest messages by status.
 import {
   AsyncView,
   DateTime,
@@ -10,6 +11,7 @@ import {
 } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { href } from '../router.js';
+import { DailyChart } from './overview-chart.js';
 
 function Quota() {
   const { client } = useConsole();
@@ -113,6 +115,7 @@ export function OverviewPage() {
     <>
       <PageTitle title="Overview">Overview</PageTitle>
       <p class="lead">{env.label}</p>
+      <DailyChart />
       <div class="grid">
         <Quota />
         <DomainsAttention />

@@ -37,6 +37,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recipientRoutes } from './routes/recipients.js';
 import { sendRoutes } from './routes/send.js';
+import { statsRoutes } from './routes/stats.js';
 import { suppressionRoutes } from './routes/suppressions.js';
 import { isUnsubscribePath, sendInvalidLinkPage, unsubscribeRoutes } from './routes/unsubscribe.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -212,6 +213,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   healthRoutes(app, deps);
   metricsRoutes(app, deps.config, deps.metrics);
   quotaRoutes(app, deps);
+  statsRoutes(app, deps);
   sendRoutes(app, deps);
   recipientRoutes(app, deps);
   keyRoutes(app, deps);

@@ -17,7 +17,7 @@ Commands:
   migrate               apply database migrations
   admin <group> <action> [--json]
                         plans, tenants, projects, environments, keys, domains, usage, recipients,
-                        suppressions, jobs, audit, events, bootstrap
+                        suppressions, jobs, audit, events, members, bootstrap
                         (mailsvc admin --help lists them)
   contacts import --environment ENV_ID --file FILE [--group SLUG]
                         a CSV file into the contacts of the environment's tenant

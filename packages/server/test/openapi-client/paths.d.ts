@@ -17,6 +17,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The environment’s mail per UTC day, and its bounce and complaint rates (extension) */
+        post: operations["getDailyStats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -1328,6 +1345,211 @@ export interface operations {
              *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDailyStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "days": 2
+                 *     }
+                 */
+                "application/json": {
+                    /** @description how many UTC days, ending today (default 30) */
+                    days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-11-21",
+                     *           "accepted": 120,
+                     *           "delivered": 117,
+                     *           "bounced": 2,
+                     *           "complained": 0,
+                     *           "failed": 1,
+                     *           "unsubscribed": 1
+                     *         },
+                     *         {
+                     *           "date": "2026-11-22",
+                     *           "accepted": 98,
+                     *           "delivered": 97,
+                     *           "bounced": 1,
+                     *           "complained": 0,
+                     *           "failed": 0,
+                     *           "unsubscribed": 0
+                     *         }
+                     *       ],
+                     *       "rates": {
+                     *         "bounceRate": 0.0138,
+                     *         "complaintRate": 0,
+                     *         "bounceRateLimit": 0.05,
+                     *         "complaintRateLimit": 0.003
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description oldest first, one entry per day, days without mail too */
+                        days: {
+                            /** @description the UTC day, YYYY-MM-DD */
+                            date: string;
+                            /** @description messages accepted that day (scheduled ones on the day they were accepted) */
+                            accepted: number;
+                            /** @description of those, the ones a receiving server took (status sent or delivered) */
+                            delivered: number;
+                            bounced: number;
+                            complained: number;
+                            /** @description failed, expired or refused at delivery (suppressed) */
+                            failed: number;
+                            /** @description recipients who unsubscribed that day */
+                            unsubscribed: number;
+                        }[];
+                        rates: {
+                            /** @description bounced ÷ (delivered + bounced) over the window; null without either */
+                            bounceRate: number | null;
+                            /** @description complained ÷ delivered over the window; null without deliveries */
+                            complaintRate: number | null;
+                            /** @description the bounce rate providers act at (0.05) */
+                            bounceRateLimit: number;
+                            /** @description the complaint rate providers act at (0.003, Gmail and Yahoo) */
+                            complaintRateLimit: number;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

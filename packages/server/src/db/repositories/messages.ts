@@ -73,7 +73,7 @@ type ListedRow = MessageSummaryRow & { to_email: string };
 
 const ZEROS = new Uint8Array(16);
 /** The smallest message id of a millisecond: ids are ULIDs whose time is the message's created_at. */
-const firstIdOf = (ms: number) => `msg_${encodeUlid(Math.max(0, ms), ZEROS)}`;
+export const firstIdOf = (ms: number) => `msg_${encodeUlid(Math.max(0, ms), ZEROS)}`;
 
 /**
  * A page of an environment's messages, newest first (id descending: ids are ULIDs of created_at),

@@ -41,7 +41,7 @@ import {
   ListMembersInput,
   listTenantMembersByOperator,
 } from './members.js';
-import { CreatePlanInput, createPlan, UpdatePlanInput, updatePlan } from './plans.js';
+import { CreatePlanInput, createPlan, ListPlansInput, listPlans, UpdatePlanInput, updatePlan } from './plans.js';
 import {
   ClearComplaintInput,
   clearComplaint,
@@ -120,6 +120,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   }),
   'plans.create': command({ summary: 'Create a plan', input: CreatePlanInput, run: createPlan }),
   'plans.update': command({ summary: 'Change a plan', input: UpdatePlanInput, run: updatePlan }),
+  'plans.list': command({ summary: 'List the plans, by id', input: ListPlansInput, run: listPlans }),
   'tenants.create': command({ summary: 'Create a tenant', input: CreateTenantInput, run: createTenant }),
   'tenants.update': command({
     summary: 'Change a tenant',

@@ -119,3 +119,10 @@ export async function updatePlan(deps: AdminDeps, input: Static<typeof UpdatePla
   if (!plan) throw notFound('plan', input.id);
   return { plan: planRecord(plan) };
 }
+
+export const ListPlansInput = Strict({});
+/** Every plan, by id (a tenant-less plan too: the console's operator area offers them). */
+export async function listPlans(deps: AdminDeps) {
+  const plans = await deps.db.selectFrom('plans').selectAll().orderBy('id').execute();
+  return { plans: plans.map(planRecord) };
+}
