@@ -19,10 +19,10 @@ import {
   type GetBulkSendResult,
   type GetContactBody,
   type GetContactResult,
-  type GetMessageBody,
-  type GetMessageResult,
   type GetDailyStatsBody,
   type GetDailyStatsResult,
+  type GetMessageBody,
+  type GetMessageResult,
   type GetQuotaResult,
   type GetRecipientStatusBody,
   type GetRecipientStatusResult,
@@ -36,6 +36,8 @@ import {
   type ListMessagesResult,
   type ListSuppressionsBody,
   type ListSuppressionsResult,
+  type ListTemplatesBody,
+  type ListTemplatesResult,
   type OperationId,
   operations,
   type PreviewSendToContactsBody,
@@ -113,6 +115,13 @@ export class Mailsvc {
   readonly quota: {
     /** The operational quota of the key's environment (`GET /v1/quota`). */
     get(options?: CallOptions): Promise<GetQuotaResult>;
+  };
+  readonly templates: {
+    /**
+     * The catalogue's templates: id, group, category, description, published versions and the
+     * latest version's example data (`POST /v1/templates/list`), optionally of one category.
+     */
+    list(body?: ListTemplatesBody, options?: CallOptions): Promise<ListTemplatesResult>;
   };
   readonly stats: {
     /**
@@ -299,6 +308,7 @@ export class Mailsvc {
         this.call('sendBatch', { items }, opts, opts.idempotencyKey ?? newIdempotencyKey()),
     };
     this.quota = { get: (opts = {}) => this.call('getQuota', undefined, opts) };
+    this.templates = { list: (body = {}, opts = {}) => this.call('listTemplates', body, opts) };
     this.stats = { daily: (body = {}, opts = {}) => this.call('getDailyStats', body, opts) };
     this.recipients = {
       status: (body, opts = {}) => this.call('getRecipientStatus', body, opts),

@@ -23,9 +23,9 @@ import { deleteGroup } from './operations/delete-group.js';
 import { deleteWebhook } from './operations/delete-webhook.js';
 import { getBulkSend } from './operations/get-bulk-send.js';
 import { getContact } from './operations/get-contact.js';
+import { getDailyStats } from './operations/get-daily-stats.js';
 import { getDomain } from './operations/get-domain.js';
 import { getMessage } from './operations/get-message.js';
-import { getDailyStats } from './operations/get-daily-stats.js';
 import { getQuota } from './operations/get-quota.js';
 import { getRecipientStatus } from './operations/get-recipient-status.js';
 import { getWebhook } from './operations/get-webhook.js';
@@ -38,6 +38,7 @@ import { listGroups } from './operations/list-groups.js';
 import { listKeys } from './operations/list-keys.js';
 import { listMessages } from './operations/list-messages.js';
 import { listSuppressions } from './operations/list-suppressions.js';
+import { listTemplates } from './operations/list-templates.js';
 import { listWebhookDeliveries } from './operations/list-webhook-deliveries.js';
 import { listWebhooks } from './operations/list-webhooks.js';
 import { previewSendToContacts } from './operations/preview-send-to-contacts.js';
@@ -75,13 +76,6 @@ export { DeleteGroupRequest } from './operations/delete-group.js';
 export { DeleteWebhookRequest, DeleteWebhookResponse } from './operations/delete-webhook.js';
 export { BulkJob, GetBulkSendRequest, GetBulkSendResponse } from './operations/get-bulk-send.js';
 export { GetContactRequest, GetContactResponse } from './operations/get-contact.js';
-export { GetDomainRequest, GetDomainResponse } from './operations/get-domain.js';
-export {
-  GetMessageRequest,
-  GetMessageResponse,
-  MESSAGE_EVENT_TYPES,
-  MessageEvent,
-} from './operations/get-message.js';
 export {
   BOUNCE_RATE_LIMIT,
   COMPLAINT_RATE_LIMIT,
@@ -90,6 +84,13 @@ export {
   GetDailyStatsResponse,
   STATS_MAX_DAYS,
 } from './operations/get-daily-stats.js';
+export { GetDomainRequest, GetDomainResponse } from './operations/get-domain.js';
+export {
+  GetMessageRequest,
+  GetMessageResponse,
+  MESSAGE_EVENT_TYPES,
+  MessageEvent,
+} from './operations/get-message.js';
 export { Quota, QuotaResponse } from './operations/get-quota.js';
 export {
   RecipientStatus,
@@ -135,6 +136,11 @@ export {
   SUPPRESSION_PAGE_SIZE_DEFAULT,
   SUPPRESSION_PAGE_SIZE_MAX,
 } from './operations/list-suppressions.js';
+export {
+  ListTemplatesRequest,
+  ListTemplatesResponse,
+  TemplateInfo,
+} from './operations/list-templates.js';
 export {
   ListWebhookDeliveriesRequest,
   ListWebhookDeliveriesResponse,
@@ -256,6 +262,7 @@ export { VerifyDomainRequest, VerifyDomainResponse } from './operations/verify-d
 export const operations = {
   getQuota,
   getDailyStats,
+  listTemplates,
   sendEmail,
   sendBatch,
   getRecipientStatus,

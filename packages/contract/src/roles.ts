@@ -15,6 +15,7 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const LEAST_ROLE = {
   getQuota: 'viewer',
   getDailyStats: 'viewer',
+  listTemplates: 'viewer',
   sendEmail: 'developer',
   sendBatch: 'developer',
   getRecipientStatus: 'viewer',

@@ -936,6 +936,39 @@ function statsCorpora(): { endpoint: string; url: string; requests: HostileReque
   ];
 }
 
+/** POST /v1/templates/list: an optional category. */
+function templateListCorpora(): { endpoint: string; url: string; requests: HostileRequest[] }[] {
+  const base = { category: 'security' };
+  const cases: BodyCase[] = [
+    ...fieldBodies(base, [
+      { pointer: '/category', kind: 'exact', valid: 'security', limits: [20], extra: IDENTIFIER_ATTACKS },
+    ]),
+    ...wrongTypeBodies(base, '/category'),
+    { name: 'no fields', body: '{}', mustRefuse: false },
+    ...structuralBodies(base, ''),
+    ...sizeCases(base, '/v1/templates/list'),
+    ...contentTypeBodies(base),
+  ];
+  return [
+    {
+      endpoint: 'POST /v1/templates/list',
+      url: '/v1/templates/list',
+      requests: bodyRequests('POST /v1/templates/list', '/v1/templates/list', bearer(s.apiKey), cases),
+    },
+  ];
+}
+
+describe('the template list', () => {
+  it('answers every hostile body on /v1/templates/list with a documented 4xx (or the list when no rule refuses it)', async () => {
+    for (const corpus of templateListCorpora()) {
+      const statuses = await expectEveryAnswerDocumented(`${corpus.endpoint} bodies`, corpus.requests);
+      expect(statuses.get(200) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect(statuses.get(400) ?? 0, corpus.endpoint).toBeGreaterThan(0);
+      expect((statuses.get(401) ?? 0) + (statuses.get(500) ?? 0), corpus.endpoint).toBe(0);
+    }
+  });
+});
+
 describe('daily stats', () => {
   it('answers every hostile body on /v1/stats/daily with a documented 4xx (or its days when no rule refuses it)', async () => {
     for (const corpus of statsCorpora()) {
@@ -1983,6 +2016,7 @@ describe('recipients and messages', () => {
       ...keyCorpora().map((c) => c.endpoint),
       ...auditCorpora().map((c) => c.endpoint),
       ...statsCorpora().map((c) => c.endpoint),
+      ...templateListCorpora().map((c) => c.endpoint),
       ...suppressionCorpora().map((c) => c.endpoint),
       ...webhookCorpora().map((c) => c.endpoint),
       ...domainCorpora().map((c) => c.endpoint),

@@ -120,6 +120,8 @@ type Call = (body: Json | undefined) => Promise<{ response: Response; data?: unk
 // against the document below).
 const calls: Record<string, Call> = {
   '/v1/quota': () => client.GET('/v1/quota'),
+  '/v1/templates/list': (b) =>
+    client.POST('/v1/templates/list', { body: b as JsonBody<'/v1/templates/list'> }),
   '/v1/stats/daily': (b) => client.POST('/v1/stats/daily', { body: b as JsonBody<'/v1/stats/daily'> }),
   '/v1/send': (b) => client.POST('/v1/send', { body: b as JsonBody<'/v1/send'> }),
   '/v1/recipients/status': (b) =>

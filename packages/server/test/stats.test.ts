@@ -56,9 +56,33 @@ describe('POST /v1/stats/daily', () => {
     expect(res.json()).toEqual({
       ok: true,
       days: [
-        { date: '2026-11-20', accepted: 1, delivered: 1, bounced: 0, complained: 0, failed: 0, unsubscribed: 0 },
-        { date: '2026-11-21', accepted: 3, delivered: 1, bounced: 1, complained: 1, failed: 0, unsubscribed: 1 },
-        { date: '2026-11-22', accepted: 2, delivered: 0, bounced: 0, complained: 0, failed: 1, unsubscribed: 0 },
+        {
+          date: '2026-11-20',
+          accepted: 1,
+          delivered: 1,
+          bounced: 0,
+          complained: 0,
+          failed: 0,
+          unsubscribed: 0,
+        },
+        {
+          date: '2026-11-21',
+          accepted: 3,
+          delivered: 1,
+          bounced: 1,
+          complained: 1,
+          failed: 0,
+          unsubscribed: 1,
+        },
+        {
+          date: '2026-11-22',
+          accepted: 2,
+          delivered: 0,
+          bounced: 0,
+          complained: 0,
+          failed: 1,
+          unsubscribed: 0,
+        },
       ],
       rates: { bounceRate: 0.333333, complaintRate: 0.5, bounceRateLimit: 0.05, complaintRateLimit: 0.003 },
     });

@@ -191,6 +191,49 @@ export interface GetDailyStatsResult {
   }
 }
 
+/** The body of `POST /v1/templates/list`. */
+export interface ListTemplatesBody {
+  /**
+   * only templates of this category
+   */
+  category?: ("security" | "transactional" | "notification")
+}
+
+/** The 200 answer of `POST /v1/templates/list`. */
+export interface ListTemplatesResult {
+  ok: true
+  /**
+   * by group, then id
+   */
+  templates: {
+    templateId: string
+    /**
+     * auth, account, billing, team or notifications
+     */
+    group: string
+    category: ("security" | "transactional" | "notification")
+    description: string
+    /**
+     * the published versions, oldest first
+     */
+    versions: string[]
+    /**
+     * what a send without templateVersion uses
+     */
+    latestVersion: string
+    /**
+     * data the latest version takes (the catalogue’s example)
+     */
+    exampleData: {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^(.*)$".
+       */
+      [k: string]: unknown
+    }
+  }[]
+}
+
 /** The body of `POST /v1/send`. */
 export interface SendEmailBody {
   /**
@@ -3103,6 +3146,7 @@ export interface DeleteDomainResult {
 export const operations = {
   getQuota: { method: 'GET', path: '/v1/quota', idempotencyKey: false },
   getDailyStats: { method: 'POST', path: '/v1/stats/daily', idempotencyKey: false },
+  listTemplates: { method: 'POST', path: '/v1/templates/list', idempotencyKey: false },
   sendEmail: { method: 'POST', path: '/v1/send', idempotencyKey: true },
   sendBatch: { method: 'POST', path: '/v1/send/batch', idempotencyKey: true },
   getRecipientStatus: { method: 'POST', path: '/v1/recipients/status', idempotencyKey: false },
@@ -3154,6 +3198,7 @@ export type OperationId = keyof typeof operations;
 export interface OperationErrors {
   getQuota: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   getDailyStats: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
+  listTemplates: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';
   sendEmail: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused' | 'template_not_found' | 'template_version_not_found' | 'invalid_template_data' | 'invalid_from_address' | 'invalid_from_name' | 'invalid_reply_to' | 'sending_domain_not_ready' | 'from_domain_not_allowed' | 'app_paused' | 'app_blocked' | 'recipient_complained' | 'recipient_unsubscribed' | 'recipient_suppressed' | 'monthly_quota_exceeded';
   sendBatch: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive' | 'idempotency_key_reused';
   getRecipientStatus: 'invalid_request' | 'missing_api_key' | 'invalid_api_key' | 'api_key_revoked' | 'insufficient_scope' | 'insufficient_role' | 'tenant_not_found' | 'project_not_found' | 'environment_not_found' | 'rate_limited' | 'service_unavailable' | 'internal' | 'payload_too_large' | 'unsupported_media_type' | 'trial_expired' | 'project_inactive' | 'environment_inactive';

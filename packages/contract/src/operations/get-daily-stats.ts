@@ -30,7 +30,10 @@ const Count = Type.Integer({ minimum: 0 });
 export const DailyStats = Type.Object(
   {
     date: Type.String({ description: 'the UTC day, YYYY-MM-DD' }),
-    accepted: Type.Integer({ minimum: 0, description: 'messages accepted that day (scheduled ones on the day they were accepted)' }),
+    accepted: Type.Integer({
+      minimum: 0,
+      description: 'messages accepted that day (scheduled ones on the day they were accepted)',
+    }),
     delivered: Type.Integer({
       minimum: 0,
       description: 'of those, the ones a receiving server took (status sent or delivered)',
@@ -44,7 +47,8 @@ export const DailyStats = Type.Object(
 );
 export type DailyStats = Static<typeof DailyStats>;
 
-const Rate = (description: string) => Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description });
+const Rate = (description: string) =>
+  Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description });
 
 export const GetDailyStatsResponse = Type.Object(
   {
@@ -55,7 +59,9 @@ export const GetDailyStatsResponse = Type.Object(
         bounceRate: Rate('bounced ÷ (delivered + bounced) over the window; null without either'),
         complaintRate: Rate('complained ÷ delivered over the window; null without deliveries'),
         bounceRateLimit: Type.Number({ description: 'the bounce rate providers act at (0.05)' }),
-        complaintRateLimit: Type.Number({ description: 'the complaint rate providers act at (0.003, Gmail and Yahoo)' }),
+        complaintRateLimit: Type.Number({
+          description: 'the complaint rate providers act at (0.003, Gmail and Yahoo)',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -77,10 +83,31 @@ export const getDailyStats = {
     response: {
       ok: true,
       days: [
-        { date: '2026-11-21', accepted: 120, delivered: 117, bounced: 2, complained: 0, failed: 1, unsubscribed: 1 },
-        { date: '2026-11-22', accepted: 98, delivered: 97, bounced: 1, complained: 0, failed: 0, unsubscribed: 0 },
+        {
+          date: '2026-11-21',
+          accepted: 120,
+          delivered: 117,
+          bounced: 2,
+          complained: 0,
+          failed: 1,
+          unsubscribed: 1,
+        },
+        {
+          date: '2026-11-22',
+          accepted: 98,
+          delivered: 97,
+          bounced: 1,
+          complained: 0,
+          failed: 0,
+          unsubscribed: 0,
+        },
       ],
-      rates: { bounceRate: 0.0138, complaintRate: 0, bounceRateLimit: BOUNCE_RATE_LIMIT, complaintRateLimit: COMPLAINT_RATE_LIMIT },
+      rates: {
+        bounceRate: 0.0138,
+        complaintRate: 0,
+        bounceRateLimit: BOUNCE_RATE_LIMIT,
+        complaintRateLimit: COMPLAINT_RATE_LIMIT,
+      },
     },
   },
 } as const satisfies Operation;

@@ -39,6 +39,7 @@ import { recipientRoutes } from './routes/recipients.js';
 import { sendRoutes } from './routes/send.js';
 import { statsRoutes } from './routes/stats.js';
 import { suppressionRoutes } from './routes/suppressions.js';
+import { templateRoutes } from './routes/templates.js';
 import { isUnsubscribePath, sendInvalidLinkPage, unsubscribeRoutes } from './routes/unsubscribe.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -214,6 +215,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   metricsRoutes(app, deps.config, deps.metrics);
   quotaRoutes(app, deps);
   statsRoutes(app, deps);
+  templateRoutes(app, deps);
   sendRoutes(app, deps);
   recipientRoutes(app, deps);
   keyRoutes(app, deps);

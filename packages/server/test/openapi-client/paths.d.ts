@@ -34,6 +34,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/templates/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The catalogue’s templates with their versions and example data (extension) */
+        post: operations["listTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -1471,6 +1488,191 @@ export interface operations {
                             /** @description the complaint rate providers act at (0.003, Gmail and Yahoo) */
                             complaintRateLimit: number;
                         };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request failed validation; `details` lists each problem. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: No `Authorization: Bearer <API key>` header.
+             *
+             *     `invalid_api_key`: The API key is malformed, unknown or wrong.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_expired`: The tenant's trial has ended. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `api_key_revoked`: The API key was revoked.
+             *
+             *     `insufficient_scope`: The API key's scope does not allow this operation (a send key: POST /v1/send, the batch and GET /v1/quota only), or a send key limited to template categories was used for another category.
+             *
+             *     `insufficient_role`: (console) The signed-in member's role in the tenant does not allow this operation or console action (docs/console.md lists what each role may do), or the member is limited to other projects.
+             *
+             *     `tenant_not_found`: The key's tenant no longer exists.
+             *
+             *     `project_inactive`: The key's project is inactive.
+             *
+             *     `environment_inactive`: The key's environment is inactive.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description `project_not_found`: The key's project no longer exists, or (dev pages) no project has this id.
+             *
+             *     `environment_not_found`: The key's environment no longer exists, or (dev pages) the project has no environment with an API key to send from.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: POST bodies must be `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: Over the API key's rate limit, or too many failed authentications from this client; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `internal`: An unexpected server error; the request id identifies it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `service_unavailable`: The service is starting, stopping or cannot reach its database; retry after `Retry-After` seconds, with the same Idempotency-Key for a send. */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "category": "security"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description only templates of this category */
+                    category?: "security" | "transactional" | "notification";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "templates": [
+                     *         {
+                     *           "templateId": "login-code",
+                     *           "group": "auth",
+                     *           "category": "security",
+                     *           "description": "Sent when a user requests a one-time login code",
+                     *           "versions": [
+                     *             "v1"
+                     *           ],
+                     *           "latestVersion": "v1",
+                     *           "exampleData": {
+                     *             "code": "482913"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @description by group, then id */
+                        templates: {
+                            templateId: string;
+                            /** @description auth, account, billing, team or notifications */
+                            group: string;
+                            category: "security" | "transactional" | "notification";
+                            description: string;
+                            /** @description the published versions, oldest first */
+                            versions: string[];
+                            /** @description what a send without templateVersion uses */
+                            latestVersion: string;
+                            /** @description data the latest version takes (the catalogue’s example) */
+                            exampleData: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                     };
                 };
             };

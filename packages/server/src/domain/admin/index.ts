@@ -41,7 +41,14 @@ import {
   ListMembersInput,
   listTenantMembersByOperator,
 } from './members.js';
-import { CreatePlanInput, createPlan, ListPlansInput, listPlans, UpdatePlanInput, updatePlan } from './plans.js';
+import {
+  CreatePlanInput,
+  createPlan,
+  ListPlansInput,
+  listPlans,
+  UpdatePlanInput,
+  updatePlan,
+} from './plans.js';
 import {
   ClearComplaintInput,
   clearComplaint,

@@ -38,7 +38,15 @@ export async function getDailyStats(
   const byDay = new Map<string, DailyStats>();
   for (let i = 0; i < days; i++) {
     const date = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
-    byDay.set(date, { date, accepted: 0, delivered: 0, bounced: 0, complained: 0, failed: 0, unsubscribed: 0 });
+    byDay.set(date, {
+      date,
+      accepted: 0,
+      delivered: 0,
+      bounced: 0,
+      complained: 0,
+      failed: 0,
+      unsubscribed: 0,
+    });
   }
   const [messages, unsubscribes] = await Promise.all([
     countMessagesByDay(deps.db, auth.environmentId, since),
