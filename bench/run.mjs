@@ -16,6 +16,10 @@ const BENCHES = {
   import: 'mailsvc contacts import of a 100,000-row CSV on PostgreSQL, contacts/s',
   webhooks: 'webhook events delivered by a worker vs raw fetch POSTs of the same bodies',
   domains: 'DNS checks of 1,000 domains by a worker (domains/s), and mail delivery during the sweep',
+  'messages-list': 'POST /v1/messages/list at 10,000,000 messages on PostgreSQL vs a bare SELECT … LIMIT',
+  console:
+    'the console’s first page (overview) at 10,000,000 messages on PostgreSQL vs a bare SELECT … LIMIT',
+  memory: 'resident memory of mailsvc start: after start, with the console loaded, after 3,000 sends',
 };
 const names = process.argv.slice(2);
 for (const name of names) {

@@ -17,6 +17,7 @@ import { OverviewPage } from './pages/overview.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SuppressionsPage } from './pages/suppressions.js';
 import { TeamPage } from './pages/team.js';
+import { TemplatesPage } from './pages/templates.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { BASE, navigate, useLocation } from './router.js';
 import {
@@ -56,6 +57,8 @@ function Page({ path }: { path: string }) {
       return <BulkPage />;
     case '/team':
       return <TeamPage />;
+    case '/templates':
+      return <TemplatesPage />;
     case '/audit':
       return <AuditPage />;
     case '/operator':

@@ -15,6 +15,7 @@ export type {
   ListMessagesResult,
   ListSuppressionsBody,
   ListSuppressionsResult,
+  ListTemplatesResult,
   ListWebhookDeliveriesResult,
   ListWebhooksResult,
   WebhookEvent,

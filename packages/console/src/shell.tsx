@@ -15,6 +15,7 @@ export const NAV_ITEMS: { path: string; label: string }[] = [
   { path: '/keys', label: 'API keys' },
   { path: '/contacts', label: 'Contacts' },
   { path: '/bulk', label: 'Bulk sends' },
+  { path: '/templates', label: 'Templates' },
   { path: '/team', label: 'Team' },
   { path: '/audit', label: 'Audit log' },
   { path: '/operator', label: 'Operator' },

@@ -115,6 +115,7 @@ describe('the console in Chromium', () => {
       ['keys', '/keys'],
       ['contacts', '/contacts'],
       ['bulk', '/bulk'],
+      ['templates', '/templates'],
       ['team', '/team'],
       ['audit', '/audit'],
       ['operator', '/operator'],
@@ -274,6 +275,31 @@ describe('contacts and bulk sends', () => {
     expect([...errors.filter((e) => !refusedBatch.test(e)), ...bulkErrors]).toEqual([]);
     await page.close();
     await bulk.close();
+  });
+});
+
+describe('templates', () => {
+  it('previews a template with the project’s brand and sends a test of it to the member', async () => {
+    const { page, errors } = await openPage(signedIn, '/templates');
+    await page.getByLabel('Template').selectOption('welcome');
+    await page.frameLocator('iframe.preview-frame').locator('body').waitFor();
+    expect(await page.frameLocator('iframe.preview-frame').locator('body').textContent()).toContain(
+      'Demo App',
+    );
+    await page.getByRole('button', { name: 'Send a test to me' }).click();
+    await page.getByText(`Sent to ${OWNER}`).waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await fetch(`${svc.baseUrl}/dev/inbox/api/messages/latest?to=${OWNER}&template=welcome`)).status,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(200);
+    await screenshot(page, 'flow-template-sent-light-1280');
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });
 

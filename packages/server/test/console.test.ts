@@ -303,6 +303,37 @@ describe('the console’s page and assets', () => {
   });
 });
 
+describe('previews', () => {
+  it('renders a template’s example and a held message for a member of the environment only', async () => {
+    const owner = await signInNewMember(h, s.tenantId, 'viewer');
+    const get = (url: string, cookie = owner.cookie) =>
+      h.request({ method: 'GET', url, headers: { cookie } });
+    const page = await get(`/console/preview/template/login-code?environmentId=${s.environmentId}`);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("style-src 'unsafe-inline'");
+    expect(page.headers['content-security-policy']).not.toContain('script-src');
+    expect(page.body).toContain('482913');
+    const sent = await postJson(h, s.apiKey, '/v1/send', {
+      templateId: 'login-code',
+      to: 'preview@example.com',
+      data: { code: '135790' },
+    });
+    const message = await get(
+      `/console/preview/message/${sent.json().messageId}?environmentId=${s.environmentId}`,
+    );
+    expect([message.statusCode, message.body.includes('135790')]).toEqual([200, true]);
+    const foreign = await get(
+      `/console/preview/message/${sent.json().messageId}?environmentId=${other.environmentId}`,
+    );
+    expect([foreign.statusCode, foreign.json().error.code]).toEqual([404, 'environment_not_found']);
+    const signedOut = await h.request({
+      method: 'GET',
+      url: `/console/preview/template/login-code?environmentId=${s.environmentId}`,
+    });
+    expect(signedOut.statusCode).toBe(401);
+  });
+});
+
 describe('the team', () => {
   it('lets owners and admins invite, only owners touch owners, and keeps one owner', async () => {
     const owner = await signInNewMember(h, other.tenantId, 'owner');

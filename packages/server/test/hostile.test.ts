@@ -2492,6 +2492,18 @@ function routes(): RouteSpec[] {
     },
     { endpoint: 'GET /console/assets/app.css', url: '/console/assets/app.css', allowed: get, headers: {} },
     { endpoint: 'GET /console/api/me', url: '/console/api/me', allowed: get, headers: {} },
+    {
+      endpoint: 'GET /console/preview/template/:id',
+      url: `/console/preview/template/login-code?environmentId=${s.environmentId}`,
+      allowed: get,
+      headers: {},
+    },
+    {
+      endpoint: 'GET /console/preview/message/:id',
+      url: `/console/preview/message/${unknownId('msg')}?environmentId=${s.environmentId}`,
+      allowed: get,
+      headers: {},
+    },
     ...Object.keys(CONSOLE_BODIES).map((url) => ({
       endpoint: `POST ${url}`,
       url,

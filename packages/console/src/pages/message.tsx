@@ -1,5 +1,6 @@
 // One message: its metadata, its timeline and, while it waits, a Cancel button.
 import { roleAllows } from '@mailsvc/contract/roles';
+import { PreviewFrame } from '../components/preview-frame.js';
 import {
   ActionStatus,
   AsyncView,
@@ -118,7 +119,7 @@ function EventItem({ e }: { e: TimelineEvent }) {
 }
 
 export function MessagePage({ messageId }: { messageId: string }) {
-  const { client, role } = useConsole();
+  const { client, role, env } = useConsole();
   const state = useAsync(() => client.messages.get({ messageId }), [client, messageId]);
   const action = useAction();
   const cancel = () =>
@@ -155,6 +156,13 @@ export function MessagePage({ messageId }: { messageId: string }) {
             <section aria-labelledby="meta-h">
               <h2 id="meta-h">Metadata</h2>
               <Metadata metadata={d.message.metadata} />
+            </section>
+            <section aria-labelledby="preview-h">
+              <h2 id="preview-h">Preview</h2>
+              <PreviewFrame
+                src={`/console/preview/message/${encodeURIComponent(d.message.messageId)}?environmentId=${encodeURIComponent(env.environmentId)}`}
+                title="The message as rendered from its template and data"
+              />
             </section>
             <section aria-labelledby="timeline-h">
               <h2 id="timeline-h">Timeline</h2>

@@ -21,6 +21,7 @@ import { newId } from '../ids.js';
 import { addMailsvcFormats, ajvOptions } from '../validation.js';
 import { installAuth } from './auth-hook.js';
 import { consoleAssetRoutes } from './console/console-assets.js';
+import { consolePreviewRoutes } from './console/console-preview.js';
 import { consoleApiRoutes } from './console/console-routes.js';
 import { collectRoutesFor405, installErrorHandling, parseJsonRequestBody, sendError } from './errors.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
@@ -232,6 +233,7 @@ async function registerRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions
   if (opts.adminToken) adminRoutes(app, deps);
   if (deps.config.MAILSVC_CONSOLE === 'on') {
     consoleApiRoutes(app, deps);
+    consolePreviewRoutes(app, deps);
     consoleAssetRoutes(app);
   }
   for (const register of opts.extraRoutes ?? []) {

@@ -102,7 +102,11 @@ export function consoleAssetRoutes(app: FastifyInstance): void {
   });
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
     const url = req.url.split('?')[0]!;
-    if (url.startsWith('/console/api/') || url.startsWith('/console/assets/'))
+    if (
+      url.startsWith('/console/api/') ||
+      url.startsWith('/console/assets/') ||
+      url.startsWith('/console/preview/')
+    )
       return sendError(reply, 'not_found', `No route ${req.method} ${url.slice(0, 200)}.`);
     return reply.code(200).headers(CONSOLE_PAGE_HEADERS).type('text/html; charset=utf-8').send(SHELL);
   };

@@ -3,6 +3,7 @@
 // a tenant always keeps one. A removed member's sessions end at once where no membership is left,
 // and its credentials stop on their next request (authentication reads the membership each time).
 import { type MemberRole, roleAtLeast } from '@mailsvc/contract/roles';
+import { isUniqueViolation } from '../../db/errors.js';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import {
   countOwnersForUpdate,
@@ -95,9 +96,10 @@ export async function inviteMember(deps: Deps, actor: TeamActor, input: InviteIn
   if (!tenant) throw new ApiError('not_found', `No tenant ${input.tenantId}.`);
   await requireTenantProjects(deps.db, tenant.id, input.projectIds ?? null);
   const now = deps.clock.now();
+  const already = () =>
+    new ApiError('member_already_added', `${maskEmail(email)} is a member of this tenant already.`);
   const member = await inTransaction(deps.db, async (trx) => {
-    if (await findMemberByEmail(trx, tenant.id, email))
-      throw new ApiError('member_already_added', `${maskEmail(email)} is a member of this tenant already.`);
+    if (await findMemberByEmail(trx, tenant.id, email)) throw already();
     const row = await insertMember(
       trx,
       {
@@ -124,6 +126,10 @@ export async function inviteMember(deps: Deps, actor: TeamActor, input: InviteIn
       now,
     );
     return row;
+  }).catch((err: unknown) => {
+    // Two invitations of one address at once: the unique index lets one in, the other is told.
+    if (isUniqueViolation(err, 'members_tenant_email_idx')) throw already();
+    throw err;
   });
   await sendSystemMail(deps, 'invitation', email, {
     invitationDetails: {
