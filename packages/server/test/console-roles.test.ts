@@ -84,6 +84,85 @@ describe('member roles through console credentials', () => {
     expect([cred.statusCode, cred.json().error.code]).toEqual([404, 'environment_not_found']);
   });
 
+  it('lets each role take exactly the console’s own actions it may, in its tenant, and none in another (every action × every role)', async () => {
+    const foreign = await signInNewMember(h, other.tenantId, 'owner');
+    const target = (
+      await h.admin('members.invite', {
+        tenant: s.tenantId,
+        email: 'matrix-target@example.com',
+        role: 'viewer',
+      })
+    ).member.id as string;
+    const otherTarget = (
+      await h.admin('members.invite', {
+        tenant: other.tenantId,
+        email: 'matrix-other@example.com',
+        role: 'viewer',
+      })
+    ).member.id as string;
+    // [action, body for a tenant, least role allowed] — updates and removals aimed at a viewer.
+    const actions: [string, (tenantId: string, memberId: string) => unknown, MemberRole][] = [
+      ['/console/api/members/list', (tenantId) => ({ tenantId }), 'viewer'],
+      [
+        '/console/api/members/invite',
+        (tenantId) => ({ tenantId, email: `m-${Math.random()}@example.com`, role: 'viewer' }),
+        'admin',
+      ],
+      [
+        '/console/api/members/update',
+        (tenantId, memberId) => ({ tenantId, memberId, role: 'viewer' }),
+        'admin',
+      ],
+      ['/console/api/credentials', () => ({ environmentId: s.environmentId }), 'viewer'],
+    ];
+    const rank = (r: MemberRole) => MEMBER_ROLES.indexOf(r);
+    for (const role of MEMBER_ROLES) {
+      const session = sessions.get(role)!;
+      for (const [url, body, least] of actions) {
+        const own = await session.post(url, body(s.tenantId, target));
+        const allowed = rank(role) >= rank(least);
+        expect([own.statusCode, allowed], `${role} ${url} in its tenant: ${own.body}`).toEqual([
+          allowed ? 200 : 403,
+          allowed,
+        ]);
+        const theirs = await session.post(url, {
+          ...(body(other.tenantId, otherTarget) as object),
+          ...(url.endsWith('credentials') && { environmentId: other.environmentId }),
+        });
+        expect(theirs.statusCode, `${role} ${url} in another tenant: ${theirs.body}`).toBe(404);
+      }
+    }
+    // the other tenant's owner reaches nothing of this one
+    const remove = await foreign.post('/console/api/members/remove', {
+      tenantId: s.tenantId,
+      memberId: target,
+    });
+    expect(remove.statusCode).toBe(404);
+  });
+
+  it('limits a member to its projects: another project’s environment is not found, its own answers', async () => {
+    const { project } = await h.admin('projects.create', { tenant: s.tenantId, name: 'Second App' });
+    const { environment } = await h.admin('environments.create', { project: project.id, name: 'production' });
+    const owner = sessions.get('owner')!;
+    const invited = await owner.post('/console/api/members/invite', {
+      tenantId: s.tenantId,
+      email: 'limited@example.com',
+      role: 'developer',
+      projectIds: [project.id],
+    });
+    expect(invited.statusCode, invited.body).toBe(200);
+    const { signIn } = await import('@mailsvc/testkit/console-session');
+    const limited = await signIn(h, 'limited@example.com');
+    const me = (
+      await h.request({ method: 'GET', url: '/console/api/me', headers: { cookie: limited.cookie } })
+    ).json();
+    expect(me.memberships[0].projects.map((p: { id: string }) => p.id)).toEqual([project.id]);
+    const mine = await limited.credential(environment.id);
+    expect((await postJson(h, mine, '/v1/messages/list', {})).statusCode).toBe(200);
+    const notMine = await limited.post('/console/api/credentials', { environmentId: s.environmentId });
+    expect([notMine.statusCode, notMine.json().error.code]).toEqual([404, 'environment_not_found']);
+  });
+
   it('expires a credential after 15 minutes', async () => {
     const apiKey = await sessions.get('viewer')!.credential(s.environmentId);
     const quota = () =>
