@@ -48,12 +48,13 @@ export async function getDailyStats(
       unsubscribed: 0,
     });
   }
+  const starts = Array.from({ length: days + 1 }, (_, i) => since.getTime() + i * DAY_MS);
   const [messages, unsubscribes] = await Promise.all([
-    countMessagesByDay(deps.db, auth.environmentId, since),
+    countMessagesByDay(deps.db, auth.environmentId, starts),
     countUnsubscribesByDay(deps.db, auth.environmentId, since),
   ]);
-  for (const { day, status, n } of messages) {
-    const entry = byDay.get(day);
+  for (const { dayStart, status, n } of messages) {
+    const entry = byDay.get(new Date(dayStart).toISOString().slice(0, 10));
     if (!entry) continue;
     entry.accepted += n;
     const column = COLUMN_OF[status];
