@@ -19,6 +19,8 @@ const BENCHES = {
   'messages-list': 'POST /v1/messages/list at 10,000,000 messages on PostgreSQL vs a bare SELECT … LIMIT',
   console:
     'the console’s first page (overview) at 10,000,000 messages on PostgreSQL vs a bare SELECT … LIMIT',
+  'console-load':
+    'the console’s overview in headless Chromium on mailsvc start: navigation to its data on screen',
   memory: 'resident memory of mailsvc start: after start, with the console loaded, after 3,000 sends',
 };
 const names = process.argv.slice(2);

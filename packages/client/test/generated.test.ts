@@ -23,7 +23,7 @@ describe('generated sources', () => {
   it('cover every operation and every template route', () => {
     expect(Object.keys(operations)).toEqual(Object.keys(contractOperations));
     expect(wrapperRoutePaths).toHaveLength(listTemplates().length);
-    expect(wrapperRoutePaths).toHaveLength(51);
+    expect(wrapperRoutePaths).toHaveLength(52);
   });
 
   it('give the core client one method per operation, at the SDK name of the contract', () => {

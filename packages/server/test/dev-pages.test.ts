@@ -84,8 +84,8 @@ describe('GET /dev/templates (the index)', () => {
     const res = await get('/dev/templates');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.body).toContain('<h1 id="index-heading">Templates (51)</h1>');
-    expect(res.body.match(/<li data-search=/g)).toHaveLength(51);
+    expect(res.body).toContain('<h1 id="index-heading">Templates (52)</h1>');
+    expect(res.body.match(/<li data-search=/g)).toHaveLength(52);
     for (const category of ['security', 'transactional', 'notification'])
       expect(res.body).toContain(`data-category="${category}"`);
     expect(res.body).toContain('href="/dev/templates/login-code"');
@@ -110,7 +110,7 @@ describe('GET /dev/templates (the index)', () => {
 
   it('still shows every plain-text part with ?format=text', async () => {
     const text = await get('/dev/templates?format=text');
-    expect(text.body.match(/<pre class="text">/g)).toHaveLength(53); // 51 v1 + welcome v2 + activity-digest v2 draft
+    expect(text.body.match(/<pre class="text">/g)).toHaveLength(54); // 52 v1 + welcome v2 + activity-digest v2 draft
     expect(text.body).toContain('POST /auth/login-code');
   });
 

@@ -245,7 +245,19 @@ describe('domains', () => {
     expect((await get(domain.domainId)).status).toBe('verified');
   });
 
-  it('a record removed after verification: degraded at the second bad check (mail still goes), failed after the grace, verified when restored', async () => {
+  it('a record removed after verification: degraded at the second bad check (mail still goes, the team is mailed), failed after the grace, verified when restored', async () => {
+    const admin = `domain-admin-${Date.now()}@example.com`;
+    await h.admin('members.invite', { tenant: s.tenantId, email: admin, role: 'admin' });
+    const notices = async () =>
+      (
+        await h.runtime.deps.db
+          .selectFrom('messages')
+          .select(['data'])
+          .where('to_email', '=', admin)
+          .where('template_id', '=', 'action-required')
+          .orderBy('created_at')
+          .execute()
+      ).map((m) => (m.data as { subject: string }).subject);
     const name = freshDomain();
     const { domain } = await ok('/v1/domains/add', { domain: name });
     publish(domain);
@@ -258,9 +270,14 @@ describe('domains', () => {
     expect(degraded).toMatchObject({ status: 'degraded' });
     expect(recordOf(degraded, 'dkim').state).toBe('missing');
     expect((await sendFrom(`hello@${name}`)).statusCode).toBe(200);
+    expect(await notices()).toEqual([`Sending domain ${name} needs attention`]);
 
     await checkAt(MINUTE + 24 * HOUR + 15 * MINUTE + 72 * HOUR);
     expect((await get(domain.domainId)).status).toBe('failed');
+    expect(await notices()).toEqual([
+      `Sending domain ${name} needs attention`,
+      `Sending domain ${name} failed: its mail is refused`,
+    ]);
     const refused = await sendFrom(`hello@${name}`);
     expect(refused.json().error).toMatchObject({ code: 'sending_domain_not_ready' });
 

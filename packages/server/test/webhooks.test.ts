@@ -377,7 +377,9 @@ describe('webhooks', () => {
       expect(attempts[0].error).toMatch(/^timeout/);
     });
 
-    it('disables an endpoint that answers 410 at once, audited, and attempts nothing more until it is enabled', async () => {
+    it('disables an endpoint that answers 410 at once, audited, mailed to the team, and attempts nothing more until it is enabled', async () => {
+      const owner = `webhook-owner-${Date.now()}@example.com`;
+      await h.admin('members.invite', { tenant: s.tenantId, email: owner, role: 'owner' });
       receiver.answer({ status: 410 });
       await ok('/v1/webhooks/test', { endpointId: endpoint.id });
       await webhooks.drain();
@@ -387,6 +389,22 @@ describe('webhooks', () => {
       });
       const audit = await ok('/v1/audit/list', { action: ['webhook_endpoint.disabled'] });
       expect(audit.events[0]).toMatchObject({ targetId: endpoint.id, details: { reason: 'gone' } });
+      // the tenant's owner is told, through the system environment (catalogue: action-required)
+      const mailed = async () =>
+        h.runtime.deps.db
+          .selectFrom('messages')
+          .select(['data'])
+          .where('to_email', '=', owner)
+          .where('template_id', '=', 'action-required')
+          .execute();
+      for (let i = 0; i < 100 && (await mailed()).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      const [notice] = await mailed();
+      expect(notice?.data).toMatchObject({
+        subject: 'A webhook endpoint was disabled',
+        issueDetails: { problem: 'answered 410 Gone' },
+        actionButton: { url: expect.stringMatching(/\/console\/webhooks$/) },
+      });
       await send(address('ok'));
       await deliver();
       expect(receiver.received).toHaveLength(1);

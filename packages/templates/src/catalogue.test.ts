@@ -20,7 +20,7 @@ const DESIGN_ROUTES =
   `auth/account-locked auth/account-unlocked auth/email-changed auth/email-change-requested auth/login-code
 auth/magic-link auth/mfa-disabled auth/mfa-enabled auth/new-sign-in auth/passkey-added auth/passkey-removed auth/password-changed
 auth/password-reset auth/recovery-codes-generated auth/suspicious-activity auth/verification-code auth/verify-email account/welcome
-account/deletion-scheduled account/deleted account/data-export-ready account/api-key-created account/phone-number-changed
+account/deletion-scheduled account/deleted account/data-export-ready account/api-key-created account/action-required account/phone-number-changed
 account/reactivated account/profile-updated team/invitation team/invitation-accepted team/member-removed team/role-changed
 team/ownership-transferred team/access-requested billing/payment-failed billing/payment-receipt billing/invoice-available
 billing/subscription-started billing/subscription-renewing billing/subscription-canceled billing/trial-ending billing/trial-ended
@@ -29,7 +29,7 @@ notifications/comment-reply notifications/task-assigned notifications/reminder n
 notifications/approval-requested notifications/report-ready notifications/activity-digest`.split(/\s+/);
 
 describe('the catalogue', () => {
-  it('has the 51 routes of DESIGN.md §6 with operation names send + PascalCase', () => {
+  it('has the 52 routes of DESIGN.md §6 (51 and account/action-required) with operation names send + PascalCase', () => {
     const all = listTemplates();
     expect(all.map((t) => t.routePath.slice(1))).toEqual(DESIGN_ROUTES);
     expect(all.find((t) => t.id === 'login-code')!.operationName).toBe('sendLoginCode');
@@ -77,6 +77,7 @@ const REQUIRED: Record<string, string[]> = {
   'deletion-scheduled': ['deletionDetails.deleteAt'],
   'data-export-ready': ['actionButton.url'],
   invitation: ['actionButton.url'],
+  'action-required': ['issueDetails.item', 'issueDetails.problem', 'actionButton.url'],
   'invitation-accepted': ['memberDetails.memberEmail'],
   'member-removed': ['removalDetails.teamName'],
   'role-changed': ['roleDetails.newRole'],

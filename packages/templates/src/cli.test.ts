@@ -12,10 +12,10 @@ async function run(args: string[]) {
 }
 
 describe('mailsvc templates', () => {
-  it('list --json prints one object with 51 templates', async () => {
+  it('list --json prints one object with 52 templates', async () => {
     const r = await run(['list', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).templates).toHaveLength(51);
+    expect(JSON.parse(r.stdout).templates).toHaveLength(52);
   });
 
   it('show prints fields, required and the JSON Schema', async () => {

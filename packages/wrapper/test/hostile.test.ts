@@ -1,5 +1,5 @@
 // The hostile-input suite of the wrapper: the generated corpus (testkit/hostile-corpus.ts) over
-// its 51 template routes, /openapi.json and preflights, under / and the emulator prefix, through
+// its 52 template routes, /openapi.json and preflights, under / and the emulator prefix, through
 // the router against a real in-process core (sender override off and on), and malformed HTTP over
 // a real socket of the standalone server. Every answer: no 5xx, X-Request-Id, errors in the
 // envelope with a wrapper code (or a core code it passes through) and its status; afterwards the
@@ -237,7 +237,7 @@ describe('template routes: bodies', () => {
     await expectEveryAnswerDocumented('sender fields with the override', requests, override);
   });
 
-  it('answers the common hostile bodies on every one of the 51 routes, under / and the emulator prefix', async () => {
+  it('answers the common hostile bodies on every one of the 52 routes, under / and the emulator prefix', async () => {
     const requests: HostileRequest[] = [];
     for (const [i, route] of templateRoutes.entries()) {
       const base = baseFor(route.templateId);

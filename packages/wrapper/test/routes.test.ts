@@ -41,8 +41,8 @@ const countMessages = async () => (await messages()).length;
 const LOGIN = { to: 'jane@example.com', data: { code: '482913' } };
 
 describe('every catalogue route', () => {
-  it('has 51 routes, one per template, with the seed operation names', () => {
-    expect(listTemplates()).toHaveLength(51);
+  it('has 52 routes, one per template, with the seed operation names', () => {
+    expect(listTemplates()).toHaveLength(52);
     const ids = listTemplates().map((t) => t.operationName);
     expect(ids).toContain('sendLoginCode');
     expect(ids).toContain('sendPaymentFailed');

@@ -959,6 +959,54 @@ export interface ApiKeyCreatedData {
   footerNote?: string
 }
 
+/** `data` of template action-required v1 (transactional; route /account/action-required). */
+export interface ActionRequiredData {
+  /**
+   * At most 180 characters. Default: "Action required on your {{projectName}} account".
+   */
+  subject?: string
+  /**
+   * At most 220 characters. Default: "Something on your account needs your attention.".
+   */
+  preheader?: string
+  /**
+   * At most 180 characters. Default: "Action required".
+   */
+  heading?: string
+  /**
+   * At most 1000 characters. Default: "Something on your {{projectName}} account needs your attention.".
+   */
+  intro?: string
+  issueDetails: {
+    /**
+     * At most 500 characters.
+     */
+    item: string
+    /**
+     * At most 500 characters.
+     */
+    problem: string
+    /**
+     * An RFC 3339 time. At most 64 characters.
+     */
+    since?: string
+  }
+  actionButton: {
+    /**
+     * At most 120 characters. Default: "Review it".
+     */
+    label?: string
+    /**
+     * An http or https URL without user info. At most 2048 characters.
+     */
+    url: string
+  }
+  /**
+   * At most 1000 characters. Default: "Questions? Contact {{supportEmail}}.".
+   */
+  footerNote?: string
+}
+
 /** `data` of template phone-number-changed v1 (transactional; route /account/phone-number-changed). */
 export interface PhoneNumberChangedData {
   /**
@@ -2275,6 +2323,7 @@ export interface TemplateData {
   'deleted': { v1: DeletedData };
   'data-export-ready': { v1: DataExportReadyData };
   'api-key-created': { v1: ApiKeyCreatedData };
+  'action-required': { v1: ActionRequiredData };
   'phone-number-changed': { v1: PhoneNumberChangedData };
   'reactivated': { v1: ReactivatedData };
   'profile-updated': { v1: ProfileUpdatedData };
@@ -2330,6 +2379,7 @@ export interface TemplateLatestVersion {
   'deleted': 'v1';
   'data-export-ready': 'v1';
   'api-key-created': 'v1';
+  'action-required': 'v1';
   'phone-number-changed': 'v1';
   'reactivated': 'v1';
   'profile-updated': 'v1';

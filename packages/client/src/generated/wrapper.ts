@@ -28,6 +28,7 @@ export interface WrapperRouteTemplates {
     deleted: 'deleted';
     dataExportReady: 'data-export-ready';
     apiKeyCreated: 'api-key-created';
+    actionRequired: 'action-required';
     phoneNumberChanged: 'phone-number-changed';
     reactivated: 'reactivated';
     profileUpdated: 'profile-updated';
@@ -92,6 +93,7 @@ export const wrapperRoutePaths = [
   '/account/deleted', // sendDeleted, template deleted
   '/account/data-export-ready', // sendDataExportReady, template data-export-ready
   '/account/api-key-created', // sendApiKeyCreated, template api-key-created
+  '/account/action-required', // sendActionRequired, template action-required
   '/account/phone-number-changed', // sendPhoneNumberChanged, template phone-number-changed
   '/account/reactivated', // sendReactivated, template reactivated
   '/account/profile-updated', // sendProfileUpdated, template profile-updated

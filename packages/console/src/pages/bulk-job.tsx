@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CopyButton, DateTime, ErrorBox, Loading, StatusBadge, TableWrap } from '../components/ui.js';
 import { useConsole } from '../context.js';
+import { href } from '../router.js';
 import type { Mailsvc } from '../sdk.js';
 import { SKIP_REASONS, type SkipCounts } from './bulk-request.js';
 
@@ -151,7 +152,8 @@ export function BulkJobView({ jobId }: { jobId: string }) {
         <span>
           Job id: <code data-testid="bulk-job-id">{jobId}</code>
         </span>
-        <CopyButton text={jobId} label="Copy job id" />
+        <CopyButton text={jobId} label="Copy job id" />{' '}
+        <a href={href('/emails', { bulkJobId: jobId })}>Its messages</a>
       </p>
       <ErrorBox error={error} />
       {job ? (

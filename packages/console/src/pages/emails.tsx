@@ -29,7 +29,7 @@ export const MESSAGE_STATUSES = [
 ] as const;
 type Status = (typeof MESSAGE_STATUSES)[number];
 
-const FILTER_KEYS = ['status', 'templateId', 'to', 'after', 'before', 'metadata'] as const;
+const FILTER_KEYS = ['status', 'templateId', 'to', 'after', 'before', 'metadata', 'bulkJobId'] as const;
 type Filters = Record<(typeof FILTER_KEYS)[number], string>;
 
 function readFilters(search: URLSearchParams): Filters {
@@ -71,6 +71,7 @@ function toBody(f: Filters, cursor: string | null): ListMessagesBody {
   if (after) body.createdAfter = after;
   if (before) body.createdBefore = before;
   if (f.metadata) body.metadata = parseMetadata(f.metadata);
+  if (f.bulkJobId) body.bulkJobId = f.bulkJobId;
   return body;
 }
 
@@ -127,6 +128,7 @@ function FilterForm({ initial }: { initial: Filters }) {
       <Field id="f-after" label="Created after" type="date" value={f.after} onInput={set('after')} />
       <Field id="f-before" label="Created before" type="date" value={f.before} onInput={set('before')} />
       <Field id="f-meta" label="Metadata (key=value, up to 3)" value={f.metadata} onInput={set('metadata')} />
+      <Field id="f-job" label="Bulk send (job id)" value={f.bulkJobId} onInput={set('bulkJobId')} />
       <div class="actions">
         <button type="submit" class="btn btn-primary">
           Search

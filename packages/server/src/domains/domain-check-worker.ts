@@ -18,7 +18,7 @@ import type { Deps } from '../domain/deps.js';
 import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
 import { checkDomainDns, type RecordCheck, type RecordState } from './dns-check.js';
 import { createDnsResolver, type DnsResolver } from './dns-resolver.js';
-import { auditByChecker, reportDomainTransition } from './domain-events.js';
+import { auditByChecker, failingRecords, mailTeamOfDomain, reportDomainTransition } from './domain-events.js';
 import { DKIM_RETIRING_DAYS, expectationOf, recordSettings, type StoredCheck } from './domain-records.js';
 import { type CheckVerdict, type LifecycleState, stepLifecycle, UNKNOWN_RETRY_MS } from './lifecycle.js';
 
@@ -148,7 +148,7 @@ export class DomainCheckWorker {
     const settings = recordSettings(deps.config);
     const found = await checkDomainDns(this.resolver, expectationOf(d, settings, deps.clock.now()));
     const now = deps.clock.now();
-    await inTransaction(deps.db, async (trx) => {
+    const reported = await inTransaction(deps.db, async (trx) => {
       // Claims on one name are stepped one at a time (two cannot both become its verified owner),
       // every claim's row locked in one order: two checks of the name wait for each other rather
       // than deadlock (CI on PostgreSQL at 73b22e9, when each locked its own row first).
@@ -166,7 +166,7 @@ export class DomainCheckWorker {
         .where('check_claim_token', '=', d.claimToken)
         .forUpdate()
         .executeTakeFirst();
-      if (!claimed) return; // deleted, or re-verified meanwhile: the newer check decides
+      if (!claimed) return undefined; // deleted, or re-verified meanwhile: the newer check decides
       const records = await withOwnership(trx, claimed, found.records);
       const verdict = verdictOf(claimed, records);
       const step = stepLifecycle(
@@ -192,7 +192,10 @@ export class DomainCheckWorker {
         ...(step.promoteNextKey ? promotedKeys(claimed, now) : retiredKeyCleared(claimed, now)),
       });
       await reportDomainTransition(trx, claimed, after!, step, records, now);
+      return { domain: after!, transition: step.transition, failing: failingRecords(records, claimed) };
     });
+    if (reported?.transition === 'degraded' || reported?.transition === 'failed')
+      await mailTeamOfDomain(deps, reported.domain, reported.transition, reported.failing);
     await this.startScheduledRotation(d, now);
   }
 

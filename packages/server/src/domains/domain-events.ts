@@ -7,6 +7,8 @@ import type { SendingDomainRow } from '../db/repositories/sending-domains.js';
 import { environmentsOfDomain } from '../db/repositories/sending-domains.js';
 import { queueWebhookEvents } from '../db/repositories/webhook-queue.js';
 import type { Db } from '../db/schema.js';
+import { notifyTeam } from '../domain/console/notify-team.js';
+import type { Deps } from '../domain/deps.js';
 import { newId } from '../ids.js';
 import type { RecordCheck } from './dns-check.js';
 import type { LifecycleStep } from './lifecycle.js';
@@ -122,4 +124,32 @@ export async function reportDomainTransition(
       retiringSelector: before.dkim_selector,
       removableAt: after.dkim_old_until?.toISOString() ?? null,
     });
+}
+
+/**
+ * The tenant's owners and admins learn that a domain degraded (mail still goes; it fails after the
+ * grace unless the records are fixed) or failed (mail from it is refused), once per transition.
+ */
+export function mailTeamOfDomain(
+  deps: Deps,
+  d: SendingDomainRow,
+  transition: 'degraded' | 'failed',
+  failing: ReturnType<typeof failingRecords>,
+): Promise<number> {
+  const records = failing.map((r) => `${r.type} ${r.host}: ${r.state}`).join('; ') || 'a required record';
+  const graceHours = deps.config.MAILSVC_DOMAIN_GRACE_HOURS;
+  return notifyTeam(deps, d.tenant_id, {
+    subject:
+      transition === 'degraded'
+        ? `Sending domain ${d.domain} needs attention`
+        : `Sending domain ${d.domain} failed: its mail is refused`,
+    intro:
+      transition === 'degraded'
+        ? `A DNS record of ${d.domain} is missing or wrong. Mail still goes out from it; if the record is not fixed within ${graceHours} hours, the domain fails and its mail is refused.`
+        : `A DNS record of ${d.domain} stayed missing or wrong past the grace, so the domain failed: sends from it are refused until its records are fixed and it verifies again.`,
+    item: d.domain,
+    problem: records,
+    since: d.status_since,
+    page: `/domains?open=${d.id}`,
+  });
 }

@@ -13,6 +13,7 @@ import {
   recordWebhookAttempts,
   type WebhookAttemptRecord,
 } from '../db/repositories/webhook-queue.js';
+import { notifyTeam } from '../domain/console/notify-team.js';
 import type { Deps } from '../domain/deps.js';
 import { newId } from '../ids.js';
 import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
@@ -53,8 +54,10 @@ export class WebhookWorker {
     this.records = new Batcher(
       async (rs) => {
         const disabled = await recordWebhookAttempts(deps.db, rs, DISABLE_AFTER_FAILING_DAYS);
-        for (const e of disabled)
+        for (const e of disabled) {
           deps.log.warn({ endpointId: e.endpointId, reason: e.reason }, 'webhooks: endpoint disabled');
+          void mailTeamOfDisabled(deps, e); // after the record: never holds the next batch
+        }
         return rs.map(() => disabled);
       },
       { maxConcurrent: 1, maxBatch: 100 },
@@ -152,4 +155,26 @@ export class WebhookWorker {
       now,
     });
   }
+}
+
+/** The tenant's owners and admins learn that an endpoint was disabled (DESIGN.md §11). */
+async function mailTeamOfDisabled(deps: Deps, e: DisabledEndpoint): Promise<void> {
+  const endpoint = await deps.db
+    .selectFrom('webhook_endpoints')
+    .select(['url', 'updated_at'])
+    .where('id', '=', e.endpointId)
+    .executeTakeFirst()
+    .catch(() => undefined);
+  const url = endpoint?.url ?? e.endpointId;
+  await notifyTeam(deps, e.tenantId, {
+    subject: 'A webhook endpoint was disabled',
+    intro:
+      e.reason === 'gone'
+        ? 'A webhook endpoint answered 410 Gone, so it was disabled: no more events are sent to it until it is enabled again.'
+        : 'Every delivery to a webhook endpoint failed for 5 days, so it was disabled: no more events are sent to it until it is enabled again. Its events are kept; replay them once it answers.',
+    item: `${url} (${e.endpointId})`,
+    problem: e.reason === 'gone' ? 'answered 410 Gone' : 'every delivery failed for 5 days',
+    since: endpoint?.updated_at ?? deps.clock.now(),
+    page: '/webhooks',
+  });
 }

@@ -106,6 +106,30 @@ export const accountTemplates: TemplateDefinition[] = [
   ),
   defineTemplate(
     'account',
+    'action-required',
+    'transactional',
+    'Sent when something on an account needs its owner’s attention (an integration failing, a setting to fix)',
+    {
+      subject: 'Action required on your {{projectName}} account',
+      preheader: 'Something on your account needs your attention.',
+      heading: 'Action required',
+      intro: 'Something on your {{projectName}} account needs your attention.',
+      details: detailsTable(
+        'issueDetails',
+        'What needs attention',
+        [
+          ['item', 'Item'],
+          ['problem', 'Problem'],
+          ['since', 'Since', 'date-time'],
+        ],
+        ['item', 'problem'],
+      ),
+      button: { label: 'Review it', isUrlRequired: true },
+      footerNote: QUESTIONS,
+    },
+  ),
+  defineTemplate(
+    'account',
     'phone-number-changed',
     'transactional',
     'Sent when the phone number on an account changes',

@@ -57,7 +57,7 @@ async function systemSender(deps: Deps): Promise<AuthContext> {
 /** Sends one catalogue template from the system environment; answers the message id. */
 export async function sendSystemMail(
   deps: Deps,
-  templateId: 'login-code' | 'invitation',
+  templateId: 'login-code' | 'invitation' | 'action-required',
   to: string,
   data: Record<string, unknown>,
 ): Promise<string> {
