@@ -163,6 +163,50 @@ describe('member roles through console credentials', () => {
     expect([notMine.statusCode, notMine.json().error.code]).toEqual([404, 'environment_not_found']);
   });
 
+  it('lets members below admin create send keys only (a full key would outlive them and pass no role check)', async () => {
+    for (const role of MEMBER_ROLES.filter((r) => r !== 'viewer')) {
+      const apiKey = await sessions.get(role)!.credential(s.environmentId);
+      const full = await postJson(h, apiKey, '/v1/keys/create', { scope: 'full', name: `${role} full` });
+      const send = await postJson(h, apiKey, '/v1/keys/create', { scope: 'send', name: `${role} send` });
+      expect([full.statusCode, send.statusCode], role).toEqual(
+        role === 'developer' ? [403, 200] : [200, 200],
+      );
+    }
+  });
+
+  it('keeps a member limited to some projects out of the team and of tenant-wide domains', async () => {
+    const { project } = await h.admin('projects.create', { tenant: s.tenantId, name: 'Limited App' });
+    const { environment } = await h.admin('environments.create', { project: project.id, name: 'production' });
+    const owner = sessions.get('owner')!;
+    for (const [email, role] of [
+      ['limited-admin@example.com', 'admin'],
+      ['limited-dev@example.com', 'developer'],
+    ] as const)
+      await owner.post('/console/api/members/invite', {
+        tenantId: s.tenantId,
+        email,
+        role,
+        projectIds: [project.id],
+      });
+    const { signIn } = await import('@mailsvc/testkit/console-session');
+    const admin = await signIn(h, 'limited-admin@example.com');
+    const invite = await admin.post('/console/api/members/invite', {
+      tenantId: s.tenantId,
+      email: 'escape@example.com',
+      role: 'admin',
+    });
+    expect([invite.statusCode, invite.json().error.code]).toEqual([403, 'insufficient_role']);
+    const dev = await signIn(h, 'limited-dev@example.com');
+    const key = await dev.credential(environment.id);
+    const tenantWide = await postJson(h, key, '/v1/domains/add', {
+      domain: 'limited-tenant.example.com',
+      scope: 'tenant',
+    });
+    expect([tenantWide.statusCode, tenantWide.json().error.code]).toEqual([403, 'insufficient_role']);
+    const own = await postJson(h, key, '/v1/domains/add', { domain: 'limited-env.example.com' });
+    expect(own.statusCode, own.body).toBe(200);
+  });
+
   it('expires a credential after 15 minutes', async () => {
     const apiKey = await sessions.get('viewer')!.credential(s.environmentId);
     const quota = () =>

@@ -149,13 +149,44 @@ describe('sign-in by a mailed code', () => {
     expect((await start(email)).statusCode).toBe(200);
   });
 
-  it('counts wrong codes against the client as wrong API keys are counted (429 once over)', async () => {
+  it('counts wrong codes against the client as wrong API keys are counted: once over, not even a right code is tried', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 40 && !codes.includes(429); i++) {
       const res = await verify(newAddress(), '000000', { 'x-forwarded-for': '203.0.113.9' });
       codes.push(res.statusCode);
     }
     expect(codes).toContain(429);
+    const email = newAddress();
+    await invite(email);
+    await start(email);
+    const right = await verify(email, await latestSignInCode(h, email), { 'x-forwarded-for': '203.0.113.9' });
+    expect([right.statusCode, right.json().error.code]).toEqual([429, 'rate_limited']);
+  });
+
+  it('stops mailing codes to an address after 20 wrong codes in a day', async () => {
+    const email = newAddress();
+    await invite(email);
+    for (let round = 0; round < 4; round++) {
+      expect((await start(email)).statusCode).toBe(200);
+      const code = await latestSignInCode(h, email);
+      for (let i = 0; i < 5; i++) await verify(email, wrong(code));
+    }
+    h.clock.advance(15 * 60_000 + 1);
+    const refused = await start(email);
+    expect([refused.statusCode, refused.json().error.message]).toEqual([
+      429,
+      'Too many wrong codes for this address today; try again tomorrow.',
+    ]);
+    h.clock.advance(24 * 3600_000);
+    expect((await start(email)).statusCode).toBe(200);
+  });
+
+  it('holds the per-address limit against parallel requests', async () => {
+    const email = newAddress();
+    await invite(email);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => start(email)));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(5);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(7);
   });
 });
 
@@ -228,6 +259,31 @@ describe('sessions', () => {
     const after = await postJson(h, key, '/v1/messages/list', {});
     expect([after.statusCode, after.json().error.code]).toEqual([401, 'invalid_api_key']);
     expect((await me(dev.cookie)).statusCode).toBe(401);
+  });
+});
+
+describe('retention', () => {
+  it('deletes spent sign-in codes after a day and expired credentials a day after they ended', async () => {
+    const dev = await signInNewMember(h, s.tenantId, 'developer');
+    const key = await dev.credential(s.environmentId);
+    const keyId = `key_${key.split('_')[1]}`;
+    const codes = () =>
+      h.runtime.deps.db
+        .selectFrom('console_sign_in_codes')
+        .select('id')
+        .where('email', '=', dev.email)
+        .execute();
+    expect((await codes()).length).toBeGreaterThan(0);
+    h.clock.advance(2 * 86_400_000);
+    const { sweepOnce } = await import('../src/delivery/retention.js');
+    expect((await sweepOnce(h.runtime.deps)).consoleRows).toBeGreaterThan(0);
+    expect(await codes()).toEqual([]);
+    const row = await h.runtime.deps.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
   });
 });
 
@@ -305,7 +361,7 @@ describe('the console’s page and assets', () => {
 
 describe('previews', () => {
   it('renders a template’s example and a held message for a member of the environment only', async () => {
-    const owner = await signInNewMember(h, s.tenantId, 'viewer');
+    const owner = await signInNewMember(h, s.tenantId, 'developer');
     const get = (url: string, cookie = owner.cookie) =>
       h.request({ method: 'GET', url, headers: { cookie } });
     const page = await get(`/console/preview/template/login-code?environmentId=${s.environmentId}`);
@@ -314,18 +370,35 @@ describe('previews', () => {
     expect(page.headers['content-security-policy']).not.toContain('script-src');
     expect(page.body).toContain('482913');
     const sent = await postJson(h, s.apiKey, '/v1/send', {
-      templateId: 'login-code',
+      templateId: 'mention',
       to: 'preview@example.com',
-      data: { code: '135790' },
+      data: { intro: 'Casey Previewer mentioned you.' },
     });
+    expect(sent.statusCode, sent.body).toBe(200);
     const message = await get(
       `/console/preview/message/${sent.json().messageId}?environmentId=${s.environmentId}`,
     );
-    expect([message.statusCode, message.body.includes('135790')]).toEqual([200, true]);
+    expect([message.statusCode, message.body.includes('Casey Previewer')]).toEqual([200, true]);
     const foreign = await get(
       `/console/preview/message/${sent.json().messageId}?environmentId=${other.environmentId}`,
     );
     expect([foreign.statusCode, foreign.json().error.code]).toEqual([404, 'environment_not_found']);
+    // a security message's code or link is never shown, and a viewer sees no message's content
+    const code = await postJson(h, s.apiKey, '/v1/send', {
+      templateId: 'login-code',
+      to: 'preview@example.com',
+      data: { code: '135790' },
+    });
+    const security = await get(
+      `/console/preview/message/${code.json().messageId}?environmentId=${s.environmentId}`,
+    );
+    expect([security.statusCode, security.body.includes('135790')]).toEqual([200, false]);
+    const viewer = await signInNewMember(h, s.tenantId, 'viewer');
+    const refused = await get(
+      `/console/preview/message/${sent.json().messageId}?environmentId=${s.environmentId}`,
+      viewer.cookie,
+    );
+    expect([refused.statusCode, refused.json().error.code]).toEqual([403, 'insufficient_role']);
     const signedOut = await h.request({
       method: 'GET',
       url: `/console/preview/template/login-code?environmentId=${s.environmentId}`,

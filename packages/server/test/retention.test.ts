@@ -100,6 +100,7 @@ describe('retention', () => {
       jobData: 0,
       jobs: 0,
       webhookRows: 0,
+      consoleRows: 0,
     });
   });
 

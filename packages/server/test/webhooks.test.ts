@@ -380,6 +380,15 @@ describe('webhooks', () => {
     it('disables an endpoint that answers 410 at once, audited, mailed to the team, and attempts nothing more until it is enabled', async () => {
       const owner = `webhook-owner-${Date.now()}@example.com`;
       await h.admin('members.invite', { tenant: s.tenantId, email: owner, role: 'owner' });
+      // an admin of another project only is not told about this project's endpoint
+      const elsewhere = `webhook-elsewhere-${Date.now()}@example.com`;
+      const { project } = await h.admin('projects.create', { tenant: s.tenantId, name: 'Elsewhere' });
+      await h.admin('members.invite', { tenant: s.tenantId, email: elsewhere, role: 'admin' });
+      await h.runtime.deps.db
+        .updateTable('members')
+        .set({ project_ids: [project.id] })
+        .where('email', '=', elsewhere)
+        .execute();
       receiver.answer({ status: 410 });
       await ok('/v1/webhooks/test', { endpointId: endpoint.id });
       await webhooks.drain();
@@ -405,6 +414,13 @@ describe('webhooks', () => {
         issueDetails: { problem: 'answered 410 Gone' },
         actionButton: { url: expect.stringMatching(/\/console\/webhooks$/) },
       });
+      const toElsewhere = await h.runtime.deps.db
+        .selectFrom('messages')
+        .select('id')
+        .where('to_email', '=', elsewhere)
+        .where('template_id', '=', 'action-required')
+        .execute();
+      expect(toElsewhere).toEqual([]);
       await send(address('ok'));
       await deliver();
       expect(receiver.received).toHaveLength(1);

@@ -4,6 +4,7 @@
 import { WEBHOOK_ATTEMPT_RETENTION_DAYS } from '@mailsvc/contract/api';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import {
+  deleteConsoleRowsBefore,
   deleteExpiredIdempotencyKeys,
   deleteExpiredIntakeIds,
   deleteJobsBefore,
@@ -31,6 +32,8 @@ export interface SweepResult {
   jobs: number;
   /** Webhook attempts, finished deliveries and events past their 30 days (or the retention, if shorter). */
   webhookRows: number;
+  /** The console's spent sign-in codes, expired credentials and long-ended sessions. */
+  consoleRows: number;
 }
 
 /** One run: batches until one comes back short or the run's allowance is spent. */
@@ -45,6 +48,7 @@ export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Pr
     jobData: 0,
     jobs: 0,
     webhookRows: 0,
+    consoleRows: 0,
   };
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
     const n = await deleteMessagesBefore(deps.db, before, RETENTION_BATCH);
@@ -74,6 +78,11 @@ export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Pr
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
     const n = await deleteWebhookRowsBefore(deps.db, webhookBefore, RETENTION_BATCH);
     result.webhookRows += n;
+    if (n < RETENTION_BATCH) break;
+  }
+  for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+    const n = await deleteConsoleRowsBefore(deps.db, now, RETENTION_BATCH);
+    result.consoleRows += n;
     if (n < RETENTION_BATCH) break;
   }
   return result;

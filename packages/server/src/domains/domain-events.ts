@@ -151,5 +151,7 @@ export function mailTeamOfDomain(
     problem: records,
     since: d.status_since,
     page: `/domains?open=${d.id}`,
+    environmentId: d.scope === 'environment' ? d.environment_id : null,
+    projectId: d.scope === 'project' ? d.project_id : null,
   });
 }

@@ -165,7 +165,8 @@ async function mailTeamOfDisabled(deps: Deps, e: DisabledEndpoint): Promise<void
     .where('id', '=', e.endpointId)
     .executeTakeFirst()
     .catch(() => undefined);
-  const url = endpoint?.url ?? e.endpointId;
+  // Its origin and path only: a query often carries the receiver's token.
+  const url = endpoint ? urlWithoutQuery(endpoint.url) : e.endpointId;
   await notifyTeam(deps, e.tenantId, {
     subject: 'A webhook endpoint was disabled',
     intro:
@@ -176,5 +177,15 @@ async function mailTeamOfDisabled(deps: Deps, e: DisabledEndpoint): Promise<void
     problem: e.reason === 'gone' ? 'answered 410 Gone' : 'every delivery failed for 5 days',
     since: endpoint?.updated_at ?? deps.clock.now(),
     page: '/webhooks',
+    environmentId: e.environmentId,
   });
+}
+
+function urlWithoutQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(an endpoint)';
+  }
 }

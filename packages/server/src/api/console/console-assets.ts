@@ -98,6 +98,9 @@ export function consoleAssetRoutes(app: FastifyInstance): void {
   });
   app.get('/console/assets/app.css', async (req, reply) => {
     style ??= readConsoleStyles().then((s) => asset(s, 'text/css; charset=utf-8'));
+    style.catch(() => {
+      style = undefined;
+    });
     return sendAsset(req, reply, await style);
   });
   const page = async (req: FastifyRequest, reply: FastifyReply) => {

@@ -3,6 +3,8 @@
 // /console/preview/message/:id), rendered with the environment's project brand. Served to a signed-
 // in member whose membership reaches the environment, as a document of its own with a policy that
 // lets mail's inline styles apply and nothing run; the console frames it sandboxed.
+
+import { roleAtLeast } from '@mailsvc/contract/roles';
 import { frameDocument, getFixture, getTemplate, renderGalleryPreview } from '@mailsvc/templates';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findGalleryProjects, renderContextOf } from '../../db/repositories/gallery.js';
@@ -37,7 +39,7 @@ async function environmentOf(deps: Deps, req: FastifyRequest) {
     for (const m of await membershipsOf(deps, session.email))
       for (const p of m.projects)
         for (const e of p.environments)
-          if (e.id === environmentId) return { projectId: p.id, environment: e };
+          if (e.id === environmentId) return { projectId: p.id, environment: e, role: m.role };
   }
   throw new ApiError('environment_not_found', 'No environment with this id among your teams’ projects.');
 }
@@ -78,7 +80,14 @@ export function consolePreviewRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.get('/console/preview/message/:messageId', async (req, reply) => {
     const { messageId } = req.params as { messageId: string };
-    const { projectId, environment } = await environmentOf(deps, req);
+    const { projectId, environment, role } = await environmentOf(deps, req);
+    // A message's data is more than /v1 shows anyone (messages/get answers its metadata): only a
+    // member who could have sent it sees it rendered.
+    if (!roleAtLeast(role, 'developer'))
+      throw new ApiError(
+        'insufficient_role',
+        `Your role (${role}) does not show messages’ content; a developer, admin or owner sees it.`,
+      );
     const message = ID.test(messageId)
       ? await deps.db
           .selectFrom('messages')
@@ -94,7 +103,20 @@ export function consolePreviewRoutes(app: FastifyInstance, deps: Deps): void {
         '<!doctype html><html><body><p>This message’s template data is no longer held (it is kept until delivery ends and for the retention period after); only its metadata remains.</p></body></html>',
       );
     }
-    const { version } = getTemplate(message.template_id, message.template_version);
+    if (message.category === 'security')
+      return sendPage(
+        reply,
+        '<!doctype html><html><body><p>Security messages (sign-in codes, reset and verification links) are not shown: whoever sees them could act as their recipient.</p></body></html>',
+      );
+    let version: ReturnType<typeof getTemplate>['version'];
+    try {
+      version = getTemplate(message.template_id, message.template_version).version;
+    } catch {
+      return sendPage(
+        reply,
+        '<!doctype html><html><body><p>This message’s template version is no longer in the catalogue: it cannot be previewed.</p></body></html>',
+      );
+    }
     const unsubscribe =
       message.category === 'notification' ? `${deps.config.MAILSVC_PUBLIC_URL}/u/preview` : null;
     const out = renderGalleryPreview(
@@ -103,7 +125,11 @@ export function consolePreviewRoutes(app: FastifyInstance, deps: Deps): void {
       await contextOf(deps, projectId, environment.name, unsubscribe),
       scheme(req),
     );
-    if (!out.ok) throw new Error(`message ${messageId} does not render`);
+    if (!out.ok)
+      return sendPage(
+        reply,
+        '<!doctype html><html><body><p>This message’s data no longer matches its template: it cannot be previewed.</p></body></html>',
+      );
     return sendPage(reply, out.message.html);
   });
 }

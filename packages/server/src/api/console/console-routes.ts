@@ -25,6 +25,7 @@ import {
 } from '../../domain/console/session.js';
 import { startSignIn, verifySignIn } from '../../domain/console/sign-in.js';
 import type { Deps } from '../../domain/deps.js';
+import { ApiError } from '../../errors.js';
 import { checkFailure } from '../auth-hook.js';
 import { requireJsonContentType } from '../json-body.js';
 import { refuseOversizedBody } from '../route.js';
@@ -94,7 +95,7 @@ function consolePost<U extends ConsolePost>(
 async function teamActor(deps: Deps, req: FastifyRequest, tenantId: string): Promise<TeamActor> {
   const session = await changingSessionOf(deps, req);
   const m = await requireMembership(deps, session, tenantId);
-  return { kind: 'member', id: m.memberId, email: session.email, role: m.role };
+  return { kind: 'member', id: m.memberId, email: session.email, role: m.role, projectIds: m.projectIds };
 }
 
 function signInRoutes(app: FastifyInstance, deps: Deps) {
@@ -102,13 +103,26 @@ function signInRoutes(app: FastifyInstance, deps: Deps) {
     startSignIn(deps, { email: req.body.email, client: clientLimitKey(req.ip) }),
   );
   consolePost(app, '/console/api/sign-in/verify', async (req, reply) => {
+    // A client over its failed-authentication allowance is not even asked: a right code would
+    // otherwise still pass, and the allowance would not stop guessing.
+    const client = clientLimitKey(req.ip);
+    const wait = deps.authFailures.blockedFor(client, Date.now());
+    if (wait > 0)
+      throw new ApiError(
+        'rate_limited',
+        `Too many failed sign-ins from this client; retry after ${wait} s.`,
+        undefined,
+        {
+          'Retry-After': String(wait),
+        },
+      );
     // A session token presented before sign-in is never kept (session fixation): it is ended.
     const before = sessionToken(req);
     const { token } = await checkFailure(deps, req, () =>
       verifySignIn(deps, {
         email: req.body.email,
         code: req.body.code,
-        client: clientLimitKey(req.ip),
+        client,
         userAgent: req.headers['user-agent'] ?? null,
       }),
     );

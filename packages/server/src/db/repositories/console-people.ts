@@ -27,14 +27,14 @@ export function listTenantMembers(db: Db, tenantId: string) {
 
 export type MemberRow = Awaited<ReturnType<typeof listTenantMembers>>[number];
 
-export function findTenantMember(db: Db, tenantId: string, memberId: string) {
-  return db
+export function findTenantMember(db: Db, tenantId: string, memberId: string, forUpdate = false) {
+  const q = db
     .selectFrom('members')
     .select(MEMBER_COLUMNS)
     .where('tenant_id', '=', tenantId)
     .where('id', '=', memberId)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
+    .where('removed_at', 'is', null);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export function findMemberByEmail(db: Db, tenantId: string, email: string) {
@@ -197,6 +197,19 @@ export function supersedeCodes(db: Db, email: string, now: Date) {
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .execute();
+}
+
+/** Wrong codes tried for an address since `since` (a right one counts one try and is used). */
+export async function countFailedTries(db: Db, email: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('console_sign_in_codes')
+    .select(
+      sql<number>`coalesce(sum(attempts - CASE WHEN used_at IS NULL THEN 0 ELSE 1 END), 0)::int`.as('n'),
+    )
+    .where('email', '=', email)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** The address's live code, else its newest, locked: its attempts are counted one at a time. */

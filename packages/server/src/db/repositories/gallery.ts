@@ -51,7 +51,7 @@ export async function findGalleryProjects(
     LEFT JOIN LATERAL (
       SELECT e.id AS environment_id, e.name AS environment_name, k.id AS key_id
       FROM environments e
-      JOIN api_keys k ON k.environment_id = e.id AND k.revoked_at IS NULL
+      JOIN api_keys k ON k.environment_id = e.id AND k.revoked_at IS NULL AND k.session_id IS NULL
       WHERE e.project_id = p.id AND e.deleted_at IS NULL
       ORDER BY (e.name = ${opts.preferredEnvironment}) DESC, e.created_at, e.id, k.created_at DESC, k.id
       LIMIT 1

@@ -153,3 +153,30 @@ export async function deleteWebhookRowsBefore(db: Db, before: Date, limit: numbe
        ORDER BY e.id LIMIT ${limit})`.execute(db);
   return [attempts, deliveries, events].reduce((n, r) => n + Number(r.numAffectedRows ?? 0), 0);
 }
+
+/**
+ * The console's spent rows: sign-in codes after a day (the daily wrong-code count reads a day
+ * back), console credentials a day after they expired, then sessions 30 days after they ended
+ * whose credentials are gone. Up to `limit` of each; how many in all.
+ */
+export async function deleteConsoleRowsBefore(db: Db, now: Date, limit: number): Promise<number> {
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  const monthAgo = new Date(now.getTime() - 30 * 86_400_000);
+  const codes = await sql`
+    DELETE FROM console_sign_in_codes WHERE id IN (
+      SELECT id FROM console_sign_in_codes WHERE created_at < ${dayAgo} ORDER BY created_at LIMIT ${limit})`.execute(
+    db,
+  );
+  const credentials = await sql`
+    DELETE FROM api_keys WHERE id IN (
+      SELECT id FROM api_keys WHERE session_id IS NOT NULL AND expires_at < ${dayAgo} ORDER BY expires_at LIMIT ${limit})`.execute(
+    db,
+  );
+  const sessions = await sql`
+    DELETE FROM console_sessions WHERE id IN (
+      SELECT s.id FROM console_sessions s
+       WHERE (s.expires_at < ${monthAgo} OR s.revoked_at < ${monthAgo})
+         AND NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.session_id = s.id)
+       ORDER BY s.id LIMIT ${limit})`.execute(db);
+  return [codes, credentials, sessions].reduce((n, r) => n + Number(r.numAffectedRows ?? 0), 0);
+}

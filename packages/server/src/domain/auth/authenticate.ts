@@ -1,5 +1,5 @@
 import type { KeyScope } from '@mailsvc/contract/api';
-import { type MemberRole, roleAllows } from '@mailsvc/contract/roles';
+import { type MemberRole, roleAllows, roleAtLeast } from '@mailsvc/contract/roles';
 import type { Clock } from '../../clock.js';
 import { findKeyScope, type KeyScopeRow } from '../../db/repositories/api-keys.js';
 import { findSessionMember } from '../../db/repositories/console-people.js';
@@ -29,7 +29,7 @@ export interface AuthContext {
   /** The plan's per-key request rate (domain/auth/rate-limit.ts). */
   rateLimit: { perSecond: number; burst: number };
   /** A console page's credential (DESIGN.md §14): the signed-in member whose role limits it. */
-  member: { id: string; email: string; role: MemberRole } | null;
+  member: { id: string; email: string; role: MemberRole; projectIds: readonly string[] | null } | null;
 }
 
 /** Who an audit event names: the member behind a console credential, else the key. */
@@ -149,7 +149,28 @@ async function consoleMember(deps: AuthDeps, row: KeyScopeRow, now: Date): Promi
   if (member.project_ids !== null && !member.project_ids.includes(row.projectId)) {
     throw new ApiError('insufficient_role', 'You are no longer a member of this project.');
   }
-  return { id: member.id, email: member.email, role: member.role };
+  return { id: member.id, email: member.email, role: member.role, projectIds: member.project_ids };
+}
+
+/**
+ * What a member's role cannot reach even where the operation allows it: a key broader than a send
+ * key (it would outlive the member and pass no role check) below admin, and a tenant-wide record
+ * (a tenant-scope sending domain) for a member limited to some projects.
+ */
+export function requireMemberMayCreateKey(auth: AuthContext, scope: KeyScope): void {
+  if (auth.member && scope === 'full' && !roleAtLeast(auth.member.role, 'admin'))
+    throw new ApiError(
+      'insufficient_role',
+      `Your role (${auth.member.role}) may create send keys only; a full key is an admin's or owner's to create.`,
+    );
+}
+
+export function requireTenantWide(auth: AuthContext, scope: string): void {
+  if (auth.member && auth.member.projectIds !== null && scope === 'tenant')
+    throw new ApiError(
+      'insufficient_role',
+      'You are a member of some projects only: tenant-wide sending domains are changed by members of every project.',
+    );
 }
 
 /** A console credential calls what its member's role allows (@mailsvc/contract/roles). */

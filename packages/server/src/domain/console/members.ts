@@ -23,11 +23,11 @@ import { newId } from '../../ids.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
 import { normaliseAddress } from './sign-in.js';
-import { sendSystemMail } from './system-mail.js';
+import { SYSTEM_SCOPE, sendSystemMail } from './system-mail.js';
 
 /** Who acts on a team: a member (its role in the tenant) or the operator (every power). */
 export type TeamActor =
-  | { kind: 'member'; id: string; email: string; role: MemberRole }
+  | { kind: 'member'; id: string; email: string; role: MemberRole; projectIds: readonly string[] | null }
   | { kind: 'operator'; name: string };
 
 const actorName = (a: TeamActor) => (a.kind === 'member' ? `member:${a.id}` : a.name);
@@ -52,6 +52,13 @@ function requireTeamPower(actor: TeamActor, touches: readonly MemberRole[]): voi
     );
   if (touches.includes('owner') && actor.role !== 'owner')
     throw new ApiError('insufficient_role', 'Only an owner can make, change or remove an owner.');
+  // A member limited to some projects could otherwise invite an unlimited one, or change members
+  // of projects it does not reach.
+  if (actor.projectIds !== null)
+    throw new ApiError(
+      'insufficient_role',
+      'You are a member of some projects only: the team is managed by members of every project.',
+    );
 }
 
 async function requireTenantProjects(db: Db, tenantId: string, projectIds: readonly string[] | null) {
@@ -94,6 +101,11 @@ export async function inviteMember(deps: Deps, actor: TeamActor, input: InviteIn
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!tenant) throw new ApiError('not_found', `No tenant ${input.tenantId}.`);
+  // The system tenant's mail is everyone's sign-in codes: it has no members.
+  if (tenant.name === SYSTEM_SCOPE.tenantName)
+    throw new ApiError('invalid_request', 'The system tenant has no members.', [
+      { path: '/tenantId', message: 'is the system tenant' },
+    ]);
   await requireTenantProjects(deps.db, tenant.id, input.projectIds ?? null);
   const now = deps.clock.now();
   const already = () =>
@@ -143,8 +155,9 @@ export async function inviteMember(deps: Deps, actor: TeamActor, input: InviteIn
   return { member: toMemberInfo(member) };
 }
 
+/** The member's row, locked until the change commits (a concurrent change waits and re-reads). */
 async function requireMember(db: Db, tenantId: string, memberId: string) {
-  const member = await findTenantMember(db, tenantId, memberId);
+  const member = await findTenantMember(db, tenantId, memberId, true);
   if (!member) throw new ApiError('member_not_found', `No member ${memberId.slice(0, 40)} in this tenant.`);
   return member;
 }
@@ -165,6 +178,8 @@ export async function changeMemberRole(
     )
       throw new ApiError('last_owner', 'This is the tenant’s only owner; make another member owner first.');
     const changed = await setMemberRole(trx, input.tenantId, input.memberId, input.role);
+    if (!changed)
+      throw new ApiError('member_not_found', `No member ${input.memberId.slice(0, 40)} in this tenant.`);
     await insertAuditEvent(
       trx,
       {
@@ -177,7 +192,7 @@ export async function changeMemberRole(
       },
       now,
     );
-    return changed!;
+    return changed;
   });
   return { member: toMemberInfo(row) };
 }

@@ -15,14 +15,38 @@ export interface TeamNotice {
   since: Date;
   /** The console page, from /console (e.g. '/webhooks'). */
   page: string;
+  /**
+   * What it belongs to: an environment's or a project's (that project's members hear of it), or
+   * the tenant's (neither: every owner and admin).
+   */
+  environmentId?: string | null;
+  projectId?: string | null;
+}
+
+/** Owners and admins who reach the notice's project (every one for a tenant's). */
+async function teamOf(deps: Deps, tenantId: string, { environmentId, projectId }: TeamNotice) {
+  const project = projectId
+    ? projectId
+    : environmentId
+      ? (
+          await deps.db
+            .selectFrom('environments')
+            .select('project_id')
+            .where('id', '=', environmentId)
+            .executeTakeFirst()
+        )?.project_id
+      : undefined;
+  return (await listTenantMembers(deps.db, tenantId)).filter(
+    (m) =>
+      (m.role === 'owner' || m.role === 'admin') &&
+      (m.project_ids === null || (project !== undefined && m.project_ids.includes(project))),
+  );
 }
 
 export async function notifyTeam(deps: Deps, tenantId: string, notice: TeamNotice): Promise<number> {
   if (deps.config.MAILSVC_CONSOLE === 'off') return 0;
   try {
-    const team = (await listTenantMembers(deps.db, tenantId)).filter(
-      (m) => m.role === 'owner' || m.role === 'admin',
-    );
+    const team = await teamOf(deps, tenantId, notice);
     for (const m of team) {
       await sendSystemMail(deps, 'action-required', m.email, {
         subject: notice.subject,

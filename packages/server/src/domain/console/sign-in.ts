@@ -3,8 +3,10 @@
 // Codes are asked at most 5 times in 15 minutes per address and 20 per client; a wrong code counts
 // against the client as a wrong API key does (auth-hook.ts checkFailure).
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
 import {
   countCodeAttempt,
+  countFailedTries,
   countRecentCodes,
   findLatestCodeForUpdate,
   insertSession,
@@ -13,6 +15,7 @@ import {
   markMembersSignedIn,
   supersedeCodes,
 } from '../../db/repositories/console-people.js';
+import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { ApiError } from '../../errors.js';
 import { newId, randomBase62 } from '../../ids.js';
@@ -25,6 +28,8 @@ export const CODE_MAX_ATTEMPTS = 5;
 const CODE_WINDOW_MS = 15 * 60_000;
 const CODES_PER_ADDRESS = 5;
 const CODES_PER_CLIENT = 20;
+const FAILED_TRIES_PER_DAY = 20;
+const DAY_MS = 24 * 3600_000;
 /** A session ends 7 days after sign-in, whatever its use (idle: SESSION_IDLE_MS). */
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
 
@@ -48,43 +53,58 @@ export function normaliseAddress(email: string): string {
 export async function startSignIn(deps: Deps, input: { email: string; client: string }) {
   const email = normaliseAddress(input.email);
   const now = deps.clock.now();
-  const recent = await countRecentCodes(
-    deps.db,
-    email,
-    input.client,
-    new Date(now.getTime() - CODE_WINDOW_MS),
-  );
-  if (recent.byEmail >= CODES_PER_ADDRESS || recent.byClient >= CODES_PER_CLIENT) {
-    throw new ApiError(
-      'rate_limited',
-      'Too many sign-in codes asked for; wait 15 minutes and ask again.',
-      undefined,
-      { 'Retry-After': String(CODE_WINDOW_MS / 1000) },
-    );
-  }
-  await supersedeCodes(deps.db, email, now);
-  const id = newId('sic', now.getTime());
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await insertSignInCode(
-    deps.db,
-    {
-      id,
-      email,
-      codeSha256: codeDigest(id, code),
-      client: input.client,
-      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    },
-    now,
-  );
-  const memberships = await listMembershipsOf(deps.db, email);
-  if (memberships.length > 0) {
+  // Counted and written under the address's and the client's locks: parallel requests cannot all
+  // see room under the limits.
+  await inTransaction(deps.db, async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`sign-in:${email}`}))`.execute(trx);
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`sign-in-client:${input.client}`}))`.execute(trx);
+    await refuseOverLimits(trx, email, input.client, now);
+    await supersedeCodes(trx, email, now);
+    const id = newId('sic', now.getTime());
+    await insertSignInCode(
+      trx,
+      {
+        id,
+        email,
+        codeSha256: codeDigest(id, code),
+        client: input.client,
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      },
+      now,
+    );
+  });
+  // Mailed after the answer's work, not before it: a member's answer takes no longer than anyone's.
+  void mailCode(deps, email, code);
+  return { sent: true as const, expiresInSeconds: CODE_TTL_MS / 1000 };
+}
+
+async function mailCode(deps: Deps, email: string, code: string): Promise<void> {
+  try {
+    if ((await listMembershipsOf(deps.db, email)).length === 0) return;
     await sendSystemMail(deps, 'login-code', email, {
       code,
       intro: 'Use this code to sign in to the mailsvc console. It expires in 10 minutes.',
     });
     deps.log.info({ to: maskEmail(email) }, 'console sign-in code sent');
+  } catch (err) {
+    deps.log.error({ err, to: maskEmail(email) }, 'console sign-in code not sent');
   }
-  return { sent: true as const, expiresInSeconds: CODE_TTL_MS / 1000 };
+}
+
+const tooMany = (message: string, seconds: number) =>
+  new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
+
+/**
+ * 5 codes per address and 20 per client in 15 minutes; and after 20 wrong codes for an address in
+ * a day, no more codes for it that day (guessing, however slow, stops there).
+ */
+async function refuseOverLimits(db: Db, email: string, client: string, now: Date): Promise<void> {
+  const recent = await countRecentCodes(db, email, client, new Date(now.getTime() - CODE_WINDOW_MS));
+  if (recent.byEmail >= CODES_PER_ADDRESS || recent.byClient >= CODES_PER_CLIENT)
+    throw tooMany('Too many sign-in codes asked for; wait 15 minutes and ask again.', CODE_WINDOW_MS / 1000);
+  if ((await countFailedTries(db, email, new Date(now.getTime() - DAY_MS))) >= FAILED_TRIES_PER_DAY)
+    throw tooMany('Too many wrong codes for this address today; try again tomorrow.', DAY_MS / 1000);
 }
 
 const wrongCode = (why: string) => new ApiError('invalid_sign_in_code', why);

@@ -20,7 +20,7 @@ import { recordSettings, recordsWithFindings, type StoredCheck } from '../../dom
 import { nextPendingCheck } from '../../domains/lifecycle.js';
 import { ApiError } from '../../errors.js';
 import { auditKeyAction } from '../audit/audit-key-action.js';
-import type { AuthContext } from '../auth/authenticate.js';
+import { type AuthContext, requireTenantWide } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { checkDomainName } from './domain-name.js';
 import { checkNewClaim, newDomainRow } from './new-domain.js';
@@ -80,6 +80,7 @@ async function findOwn(db: Db, auth: AuthContext, domainId: string, forUpdate = 
 export async function addDomain(deps: Deps, auth: AuthContext, input: AddDomainRequest) {
   const domain = checkDomainName(deps.config, input.domain);
   const owner = ownerOf(auth, input.scope);
+  requireTenantWide(auth, owner.scope);
   const now = deps.clock.now();
   // refused before the key is made (50-200 ms of CPU), and again under the transaction
   await checkNewClaim(deps.db, owner, domain);
@@ -156,6 +157,7 @@ export async function rotateDomainDkim(deps: Deps, auth: AuthContext, domainId: 
   const now = deps.clock.now();
   // refused before the key is made (50-200 ms of the thread pool), and again under the lock
   const current = await findOwn(deps.db, auth, domainId);
+  requireTenantWide(auth, current.scope);
   checkRotation(current, now);
   const pair = await generateDkimKeyPairAsync(now, [current.dkim_selector, current.dkim_old_selector]);
   const row = await inTransaction(deps.db, async (trx) => {
@@ -178,6 +180,7 @@ export async function deleteDomain(deps: Deps, auth: AuthContext, domainId: stri
   const now = deps.clock.now();
   await inTransaction(deps.db, async (trx) => {
     const d = await findOwn(trx, auth, domainId, true);
+    requireTenantWide(auth, d.scope);
     await deleteSendingDomain(trx, d.id);
     await audit(trx, auth, 'domain.deleted', d, now, { status: d.status });
   });

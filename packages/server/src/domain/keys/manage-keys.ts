@@ -21,7 +21,7 @@ import {
 import { auditedChange } from '../../db/repositories/audit.js';
 import type { Db } from '../../db/schema.js';
 import { ApiError } from '../../errors.js';
-import { type AuthContext, actorOf } from '../auth/authenticate.js';
+import { type AuthContext, actorOf, requireMemberMayCreateKey } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { generateApiKey } from './api-key.js';
 
@@ -122,6 +122,7 @@ export async function createKey(
   auth: AuthContext,
   input: CreateKeyRequest,
 ): Promise<Omit<CreateKeyResponse, 'ok'>> {
+  requireMemberMayCreateKey(auth, input.scope);
   const { row, token } = await issueKey(
     deps.db,
     deps.clock.now(),
