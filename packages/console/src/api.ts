@@ -22,6 +22,7 @@ export interface Me {
   csrfToken: string;
   sessionId: string;
   memberships: Membership[];
+  totpEnabled: boolean;
 }
 export interface Credential {
   apiKey: string;
@@ -53,6 +54,7 @@ export class ConsoleApiError extends Error {
     readonly code: string,
     message: string,
     readonly status: number,
+    readonly details: { path: string; message: string }[] = [],
   ) {
     super(message);
   }
@@ -78,11 +80,16 @@ async function parse<T>(res: Response): Promise<T> {
     body = undefined;
   }
   if (res.ok) return body as T;
-  const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+  const error = (
+    body as
+      | { error?: { code?: string; message?: string; details?: { path: string; message: string }[] } }
+      | undefined
+  )?.error;
   throw new ConsoleApiError(
     error?.code ?? 'invalid_response',
     error?.message ?? `The server answered ${res.status}.`,
     res.status,
+    error?.details ?? [],
   );
 }
 
@@ -115,8 +122,11 @@ export const consoleApi = {
   me: () => call<Me>('GET', 'me', undefined, true),
   signInStart: (email: string) =>
     call<{ sent: boolean; expiresInSeconds: number }>('POST', 'sign-in/start', { email }, true),
-  signInVerify: (email: string, code: string) =>
-    call<{ signedIn: boolean }>('POST', 'sign-in/verify', { email, code }, true),
+  signInVerify: (email: string, code: string, totp?: string) =>
+    call<{ signedIn: boolean }>('POST', 'sign-in/verify', { email, code, ...(totp && { totp }) }, true),
+  totpSetUp: () => call<{ secret: string; uri: string }>('POST', 'totp/setup', {}),
+  totpEnable: (code: string) => call<{ enabled: boolean }>('POST', 'totp/enable', { code }),
+  totpDisable: (code: string) => call<{ enabled: boolean }>('POST', 'totp/disable', { code }),
   signOut: () => call<{ signedOut: boolean }>('POST', 'sign-out', {}, true),
   credentials: (environmentId: string) => call<Credential>('POST', 'credentials', { environmentId }),
   sessionsList: () => call<{ sessions: SessionInfo[] }>('POST', 'sessions/list', {}),

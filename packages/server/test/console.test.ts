@@ -11,6 +11,7 @@ import {
 } from '@mailsvc/testkit/console-session';
 import { createHarness, type Harness, postJson, type Scope, seedScope } from '@mailsvc/testkit/harness';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { totpCodeAt } from '../src/domain/console/totp.js';
 
 let h: Harness;
 let s: Scope;
@@ -259,6 +260,69 @@ describe('sessions', () => {
     const after = await postJson(h, key, '/v1/messages/list', {});
     expect([after.statusCode, after.json().error.code]).toEqual([401, 'invalid_api_key']);
     expect((await me(dev.cookie)).statusCode).toBe(401);
+  });
+});
+
+describe('two-factor sign-in (TOTP)', () => {
+  it('is set up, confirmed with a code, then asked for after the mailed code, each code good once', async () => {
+    const email = newAddress();
+    await invite(email);
+    const a = await signIn(h, email);
+    const setup = await a.post('/console/api/totp/setup', {});
+    expect(setup.statusCode, setup.body).toBe(200);
+    expect(setup.json().uri).toMatch(/^otpauth:\/\/totp\/mailsvc:.*secret=[A-Z2-7]+/);
+    const secret = (
+      await h.runtime.deps.db
+        .selectFrom('console_totp')
+        .select('secret')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow()
+    ).secret;
+    const now = () => h.runtime.deps.clock.now();
+    expect(
+      (
+        await a.post('/console/api/totp/enable', {
+          code: '000000' === totpCodeAt(secret, now()) ? '111111' : '000000',
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect((await a.post('/console/api/totp/enable', { code: totpCodeAt(secret, now()) })).statusCode).toBe(
+      200,
+    );
+    expect((await me(a.cookie)).json().totpEnabled).toBe(true);
+
+    await start(email);
+    const code = await latestSignInCode(h, email);
+    const without = await verify(email, code);
+    expect([without.statusCode, without.json().error.details]).toEqual([
+      400,
+      [{ path: '/totp', message: 'is required' }],
+    ]);
+    // the code it enabled with is spent; the next step's is good
+    const reused = await consolePost(h, '/console/api/sign-in/verify', {
+      email,
+      code,
+      totp: totpCodeAt(secret, now()),
+    });
+    expect(reused.json().error.details).toEqual([{ path: '/totp', message: 'is not the current code' }]);
+    h.clock.advance(30_000);
+    const good = await consolePost(h, '/console/api/sign-in/verify', {
+      email,
+      code,
+      totp: totpCodeAt(secret, now()),
+    });
+    expect(good.statusCode, good.body).toBe(200);
+    const b = sessionCookieOf(good.headers['set-cookie']);
+    const csrf = (await me(b)).json().csrfToken;
+    h.clock.advance(30_000);
+    const off = await consolePost(
+      h,
+      '/console/api/totp/disable',
+      { code: totpCodeAt(secret, now()) },
+      { cookie: b, 'x-csrf-token': csrf },
+    );
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await me(b)).json().totpEnabled).toBe(false);
   });
 });
 

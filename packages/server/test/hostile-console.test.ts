@@ -208,6 +208,25 @@ function corpora(): [keyof typeof CONSOLE_BODIES, HostileRequest[]][] {
         true,
       ),
     ],
+    ['/console/api/totp/setup', corpus('/console/api/totp/setup', {}, [], true)],
+    [
+      '/console/api/totp/enable',
+      corpus(
+        '/console/api/totp/enable',
+        { code: '123456' },
+        [{ ...exact('/code', '123456'), limits: [6] }],
+        true,
+      ),
+    ],
+    [
+      '/console/api/totp/disable',
+      corpus(
+        '/console/api/totp/disable',
+        { code: '123456' },
+        [{ ...exact('/code', '123456'), limits: [6] }],
+        true,
+      ),
+    ],
     ['/console/api/sign-out', corpus('/console/api/sign-out', {}, [], false)],
   ];
 }

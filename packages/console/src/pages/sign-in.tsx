@@ -1,6 +1,6 @@
 // Sign-in: an email address, a 6-digit code mailed to it, then the session cookie.
 import { useState } from 'preact/hooks';
-import { consoleApi } from '../api.js';
+import { ConsoleApiError, consoleApi } from '../api.js';
 import { errorMessage, PageTitle } from '../components/ui.js';
 
 interface Step {
@@ -8,30 +8,50 @@ interface Step {
   run: (fn: () => Promise<string>) => Promise<void>;
 }
 
-function CodeForm(props: { email: string; step: Step; onSignedIn: () => void; onBack: () => void }) {
-  const [code, setCode] = useState('');
-  const verify = (event: Event) => {
-    event.preventDefault();
-    props.step.run(async () => {
-      await consoleApi.signInVerify(props.email, code.trim());
-      props.onSignedIn();
-      return 'Signed in.';
-    });
-  };
+/** A 6-digit code field (the mailed code, or an authenticator app's). */
+function DigitsField(props: { id: string; label: string; value: string; onInput: (v: string) => void }) {
   return (
-    <form onSubmit={verify} class="stack">
-      <label for="sign-in-code">6-digit code</label>
+    <>
+      <label for={props.id}>{props.label}</label>
       <input
-        id="sign-in-code"
+        id={props.id}
         type="text"
         inputmode="numeric"
         autocomplete="one-time-code"
         pattern="[0-9]{6}"
         maxLength={6}
         required
-        value={code}
-        onInput={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value.replace(/\D/g, ''))}
       />
+    </>
+  );
+}
+
+function CodeForm(props: { email: string; step: Step; onSignedIn: () => void; onBack: () => void }) {
+  const [code, setCode] = useState('');
+  const [totp, setTotp] = useState('');
+  // Shown once the server says this address signs in with an authenticator app too.
+  const [asksTotp, setAsksTotp] = useState(false);
+  const verify = (event: Event) => {
+    event.preventDefault();
+    props.step.run(async () => {
+      try {
+        await consoleApi.signInVerify(props.email, code.trim(), asksTotp ? totp : undefined);
+      } catch (e) {
+        if (e instanceof ConsoleApiError && e.details.some((d) => d.path === '/totp')) setAsksTotp(true);
+        throw e;
+      }
+      props.onSignedIn();
+      return 'Signed in.';
+    });
+  };
+  return (
+    <form onSubmit={verify} class="stack">
+      <DigitsField id="sign-in-code" label="6-digit code" value={code} onInput={setCode} />
+      {asksTotp ? (
+        <DigitsField id="sign-in-totp" label="Authenticator code" value={totp} onInput={setTotp} />
+      ) : null}
       <button type="submit" class="btn btn-primary" disabled={props.step.busy}>
         Sign in
       </button>

@@ -14,6 +14,7 @@ import {
 } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { Sessions } from './sessions.js';
+import { TwoFactor } from './two-factor.js';
 
 /** The roles `role` may hand out: an owner any, an admin up to admin. */
 function grantable(role: MemberRole): MemberRole[] {
@@ -197,6 +198,7 @@ export function TeamPage() {
     <>
       <PageTitle title="Team">Team</PageTitle>
       <Members />
+      <TwoFactor />
       <Sessions />
     </>
   );

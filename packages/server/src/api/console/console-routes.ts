@@ -24,6 +24,7 @@ import {
   requireSession,
 } from '../../domain/console/session.js';
 import { startSignIn, verifySignIn } from '../../domain/console/sign-in.js';
+import { disableTotp, enableTotp, isTotpEnabled, setUpTotp } from '../../domain/console/totp.js';
 import type { Deps } from '../../domain/deps.js';
 import { ApiError } from '../../errors.js';
 import { checkFailure } from '../auth-hook.js';
@@ -46,7 +47,14 @@ const strict = <T extends TProperties>(p: T) => Type.Object(p, { additionalPrope
 /** Each console POST route's body (the hostile corpus reads them too). */
 export const CONSOLE_BODIES = {
   '/console/api/sign-in/start': strict({ email: Email }),
-  '/console/api/sign-in/verify': strict({ email: Email, code: Type.String({ pattern: '^[0-9]{6}$' }) }),
+  '/console/api/sign-in/verify': strict({
+    email: Email,
+    code: Type.String({ pattern: '^[0-9]{6}$' }),
+    totp: Type.Optional(Type.String({ pattern: '^[0-9]{6}$' })),
+  }),
+  '/console/api/totp/setup': strict({}),
+  '/console/api/totp/enable': strict({ code: Type.String({ pattern: '^[0-9]{6}$' }) }),
+  '/console/api/totp/disable': strict({ code: Type.String({ pattern: '^[0-9]{6}$' }) }),
   '/console/api/sign-out': strict({}),
   '/console/api/credentials': strict({ environmentId: Id }),
   '/console/api/sessions/list': strict({}),
@@ -122,6 +130,7 @@ function signInRoutes(app: FastifyInstance, deps: Deps) {
       verifySignIn(deps, {
         email: req.body.email,
         code: req.body.code,
+        ...(req.body.totp !== undefined && { totp: req.body.totp }),
         client,
         userAgent: req.headers['user-agent'] ?? null,
       }),
@@ -156,6 +165,7 @@ function sessionRoutes(app: FastifyInstance, deps: Deps) {
       sessionId: session.id,
       csrfToken: await csrfTokenOf(deps, session.id),
       memberships: await membershipsOf(deps, session.email),
+      totpEnabled: await isTotpEnabled(deps.db, session.email),
     };
   });
   consolePost(app, '/console/api/credentials', async (req) =>
@@ -166,6 +176,18 @@ function sessionRoutes(app: FastifyInstance, deps: Deps) {
   }));
   consolePost(app, '/console/api/sessions/revoke', async (req) =>
     endSession(deps, await changingSessionOf(deps, req), req.body.sessionId),
+  );
+}
+
+function totpRoutes(app: FastifyInstance, deps: Deps) {
+  consolePost(app, '/console/api/totp/setup', async (req) =>
+    setUpTotp(deps, (await changingSessionOf(deps, req)).email),
+  );
+  consolePost(app, '/console/api/totp/enable', async (req) =>
+    enableTotp(deps, (await changingSessionOf(deps, req)).email, req.body.code),
+  );
+  consolePost(app, '/console/api/totp/disable', async (req) =>
+    disableTotp(deps, (await changingSessionOf(deps, req)).email, req.body.code),
   );
 }
 
@@ -190,4 +212,5 @@ export function consoleApiRoutes(app: FastifyInstance, deps: Deps): void {
   signInRoutes(app, deps);
   sessionRoutes(app, deps);
   memberRoutes(app, deps);
+  totpRoutes(app, deps);
 }

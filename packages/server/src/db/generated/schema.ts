@@ -436,6 +436,14 @@ export interface ConsoleSessionsTable {
   client: string;
 }
 
+export interface ConsoleTotpTable {
+  email: string;
+  secret: Buffer;
+  created_at: Timestamp;
+  enabled_at: NullableTimestamp;
+  last_counter: Nullable<number>;
+}
+
 export interface Database {
   plans: PlansTable;
   tenants: TenantsTable;
@@ -467,6 +475,7 @@ export interface Database {
   members: MembersTable;
   console_sign_in_codes: ConsoleSignInCodesTable;
   console_sessions: ConsoleSessionsTable;
+  console_totp: ConsoleTotpTable;
 }
 
 export type Db = Kysely<Database>;

@@ -22,6 +22,7 @@ import { newId, randomBase62 } from '../../ids.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
 import { sendSystemMail } from './system-mail.js';
+import { checkSignInTotp } from './totp.js';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
@@ -110,32 +111,49 @@ async function refuseOverLimits(db: Db, email: string, client: string, now: Date
 const wrongCode = (why: string) => new ApiError('invalid_sign_in_code', why);
 
 /** Checks the address's newest code and, when right, opens a session: answers its token once. */
+/**
+ * The mailed code, then the second factor when the address has one; a missing or wrong second
+ * factor counts as a wrong try of the code (5 in all), and leaves the code unused.
+ */
+async function checkCodes(trx: Db, email: string, input: { code: string; totp?: string }, now: Date) {
+  const row = await findLatestCodeForUpdate(trx, email, now);
+  if (!row) return wrongCode('That code is not right; ask for a new one.');
+  if (row.used_at) return wrongCode('That code was used already; ask for a new one.');
+  if (row.attempts >= CODE_MAX_ATTEMPTS)
+    return wrongCode('Too many wrong tries for that code; ask for a new one.');
+  if (row.expires_at.getTime() <= now.getTime()) return wrongCode('That code expired; ask for a new one.');
+  const actual = codeDigest(row.id, input.code);
+  const right = actual.length === row.code_sha256.length && timingSafeEqual(actual, row.code_sha256);
+  const second = right ? await checkSignInTotp(trx, email, input.totp, now) : 'none';
+  const passed = right && (second === 'none' || second === 'ok');
+  await countCodeAttempt(trx, row.id, passed ? now : null);
+  if (passed) return null;
+  const left = CODE_MAX_ATTEMPTS - row.attempts - 1;
+  const tries =
+    left > 0 ? `${left} ${left === 1 ? 'try' : 'tries'} left` : 'the code is now locked; ask for a new one';
+  if (second === 'missing' || second === 'wrong')
+    return new ApiError(
+      'invalid_sign_in_code',
+      second === 'missing'
+        ? 'This address signs in with an authenticator app too: enter its current code.'
+        : `That authenticator code is not right; ${tries}.`,
+      [{ path: '/totp', message: second === 'missing' ? 'is required' : 'is not the current code' }],
+    );
+  return wrongCode(
+    left > 0
+      ? `That code is not right; ${tries}.`
+      : 'That code is not right, and it is now locked; ask for a new one.',
+  );
+}
+
+/** Checks the address's newest code (and second factor) and, when right, opens a session: answers its token once. */
 export async function verifySignIn(
   deps: Deps,
-  input: { email: string; code: string; client: string; userAgent: string | null },
+  input: { email: string; code: string; totp?: string; client: string; userAgent: string | null },
 ): Promise<{ token: string; sessionId: string }> {
   const email = normaliseAddress(input.email);
   const now = deps.clock.now();
-  const checked = await inTransaction(deps.db, async (trx) => {
-    const row = await findLatestCodeForUpdate(trx, email, now);
-    if (!row) return wrongCode('That code is not right; ask for a new one.');
-    if (row.used_at) return wrongCode('That code was used already; ask for a new one.');
-    if (row.attempts >= CODE_MAX_ATTEMPTS)
-      return wrongCode('Too many wrong tries for that code; ask for a new one.');
-    if (row.expires_at.getTime() <= now.getTime()) return wrongCode('That code expired; ask for a new one.');
-    const actual = codeDigest(row.id, input.code);
-    const right = actual.length === row.code_sha256.length && timingSafeEqual(actual, row.code_sha256);
-    await countCodeAttempt(trx, row.id, right ? now : null);
-    if (!right) {
-      const left = CODE_MAX_ATTEMPTS - row.attempts - 1;
-      return wrongCode(
-        left > 0
-          ? `That code is not right; ${left} ${left === 1 ? 'try' : 'tries'} left.`
-          : 'That code is not right, and it is now locked; ask for a new one.',
-      );
-    }
-    return null;
-  });
+  const checked = await inTransaction(deps.db, (trx) => checkCodes(trx, email, input, now));
   if (checked) throw checked;
   if ((await listMembershipsOf(deps.db, email)).length === 0)
     throw wrongCode('That address is not a member of any team; ask an owner to invite you.');
