@@ -1205,8 +1205,12 @@ function webhookCorpora(): { endpoint: string; url: string; requests: HostileReq
           eventType('/eventType'),
           { pointer: '/outcome', kind: 'exact', valid: 'failed', limits: [20], extra: IDENTIFIER_ATTACKS },
           { pointer: '/createdAfter', kind: 'exact', valid: '2026-11-01T00:00:00Z', limits: [40] },
+          // a filter: any other id is a message with no events
+          { pointer: '/messageId', kind: 'text', valid: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5', limits: [64] },
         ]),
-        ...['/eventType', '/outcome', '/createdAfter'].flatMap((p) => wrongTypeBodies(listBase, p)),
+        ...['/eventType', '/outcome', '/createdAfter', '/messageId'].flatMap((p) =>
+          wrongTypeBodies(listBase, p),
+        ),
         ...wrongTypeBodies(listBase, '/cursor').filter((c) => !/null/.test(c.name)),
         {
           name: '/cursor: made by hand',

@@ -149,6 +149,23 @@ describe('webhooks', () => {
   });
 
   describe('message events', () => {
+    it('lists the attempts of one message’s events (deliveries/list {messageId}), no other message’s', async () => {
+      const one = await send(address('ok'));
+      const other = await send(address('ok'));
+      await deliver();
+      const mine = (await ok('/v1/webhooks/deliveries/list', { messageId: one })).attempts as {
+        eventId: string;
+      }[];
+      const theirs = (await ok('/v1/webhooks/deliveries/list', { messageId: other })).attempts as {
+        eventId: string;
+      }[];
+      expect(mine).toHaveLength(1);
+      expect(theirs).toHaveLength(1);
+      expect(mine[0]!.eventId).not.toBe(theirs[0]!.eventId);
+      const none = await ok('/v1/webhooks/deliveries/list', { messageId: 'msg_01M81C1XJB7Y4KHB01G4B1P0M5' });
+      expect(none.attempts).toEqual([]);
+    });
+
     it('sends message.sent signed to the Standard Webhooks spec, with ids, template, recipient and metadata but no template data', async () => {
       const id = await send(address('ok'));
       await deliver();

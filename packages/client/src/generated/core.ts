@@ -2422,6 +2422,10 @@ export interface ListWebhookDeliveriesBody {
    */
   eventId?: string
   /**
+   * msg_…: the attempts of this message’s events
+   */
+  messageId?: string
+  /**
    * succeeded: the receiver answered 2xx
    */
   outcome?: ("succeeded" | "failed")

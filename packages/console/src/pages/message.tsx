@@ -13,6 +13,7 @@ import {
 import { useConsole } from '../context.js';
 import { href } from '../router.js';
 import type { GetMessageResult } from '../sdk.js';
+import { MessageWebhooks } from './message-webhooks.js';
 
 type Message = GetMessageResult['message'];
 type TimelineEvent = GetMessageResult['events'][number];
@@ -157,13 +158,15 @@ export function MessagePage({ messageId }: { messageId: string }) {
               <h2 id="meta-h">Metadata</h2>
               <Metadata metadata={d.message.metadata} />
             </section>
-            <section aria-labelledby="preview-h">
-              <h2 id="preview-h">Preview</h2>
-              <PreviewFrame
-                src={`/console/preview/message/${encodeURIComponent(d.message.messageId)}?environmentId=${encodeURIComponent(env.environmentId)}`}
-                title="The message as rendered from its template and data"
-              />
-            </section>
+            {roleAllows(role, 'sendEmail') ? (
+              <section aria-labelledby="preview-h">
+                <h2 id="preview-h">Preview</h2>
+                <PreviewFrame
+                  src={`/console/preview/message/${encodeURIComponent(d.message.messageId)}?environmentId=${encodeURIComponent(env.environmentId)}`}
+                  title="The message as rendered from its template and data"
+                />
+              </section>
+            ) : null}
             <section aria-labelledby="timeline-h">
               <h2 id="timeline-h">Timeline</h2>
               {d.events.length === 0 ? (
@@ -176,6 +179,9 @@ export function MessagePage({ messageId }: { messageId: string }) {
                 </ol>
               )}
             </section>
+            {roleAllows(role, 'listWebhookDeliveries') ? (
+              <MessageWebhooks messageId={d.message.messageId} />
+            ) : null}
           </>
         )}
       </AsyncView>

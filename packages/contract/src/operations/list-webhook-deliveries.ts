@@ -48,6 +48,13 @@ export const ListWebhookDeliveriesRequest = Type.Object(
     endpointId: Type.Optional(WebhookEndpointId),
     eventType: Type.Optional(WebhookEventTypeSchema),
     eventId: Type.Optional(EventId),
+    messageId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'msg_…: the attempts of this message’s events',
+      }),
+    ),
     outcome: Type.Optional(Outcome),
     createdAfter: CreatedAfter('attempted'),
     createdBefore: CreatedBefore('attempted'),

@@ -6326,6 +6326,8 @@ export interface operations {
                     eventType?: "message.sent" | "message.delivery_delayed" | "message.delivered" | "message.bounced" | "message.failed" | "message.expired" | "message.suppressed" | "message.complained" | "message.canceled" | "recipient.unsubscribed" | "recipient.resubscribed" | "recipient.suppressed" | "recipient.unsuppressed" | "bulk_send.completed" | "bulk_send.paused" | "domain.verified" | "domain.degraded" | "domain.failed" | "webhook.test";
                     /** @description evt_… id of an event (the webhook-id) */
                     eventId?: string;
+                    /** @description msg_…: the attempts of this message’s events */
+                    messageId?: string;
                     /**
                      * @description succeeded: the receiver answered 2xx
                      * @enum {string}

@@ -237,6 +237,7 @@ export function listAttemptsPage(
     endpointId?: string;
     eventType?: string;
     eventId?: string;
+    messageId?: string;
     outcome?: string;
     fromId?: string;
     belowId?: string;
@@ -247,6 +248,17 @@ export function listAttemptsPage(
   if (q.endpointId !== undefined) query = query.where('endpoint_id', '=', q.endpointId);
   if (q.eventType !== undefined) query = query.where('event_type', '=', q.eventType);
   if (q.eventId !== undefined) query = query.where('event_id', '=', q.eventId);
+  if (q.messageId !== undefined) {
+    // a message's events (webhook_events_message_idx), then their attempts
+    const messageId = q.messageId;
+    query = query.where('event_id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_events')
+        .select('id')
+        .where('message_id', '=', messageId)
+        .where('environment_id', '=', environmentId),
+    );
+  }
   if (q.outcome !== undefined) query = query.where('outcome', '=', q.outcome as 'succeeded' | 'failed');
   if (q.fromId !== undefined) query = query.where('id', '>=', q.fromId);
   if (q.belowId !== undefined) query = query.where('id', '<', q.belowId);

@@ -38,6 +38,7 @@ export async function listWebhookDeliveries(
     endpointId: input.endpointId,
     eventType: input.eventType,
     eventId: input.eventId,
+    messageId: input.messageId,
     outcome: input.outcome,
   };
   const binding = {
