@@ -167,7 +167,7 @@ describe('the main flows', () => {
 
   it('finds a message by its metadata and opens its timeline', async () => {
     const { page, errors } = await openPage(signedIn, '/emails');
-    await page.getByLabel('Metadata (key=value, up to 3)').fill('orderId=A-1001');
+    await page.getByLabel('Metadata key=value').fill('orderId=A-1001');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/metadata=orderId/);
     const link = page.getByRole('link', { name: new RegExp(messageId) });

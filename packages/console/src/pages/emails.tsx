@@ -127,7 +127,7 @@ function FilterForm({ initial }: { initial: Filters }) {
       <Field id="f-to" label="Recipient (to)" type="email" value={f.to} onInput={set('to')} />
       <Field id="f-after" label="Created after" type="date" value={f.after} onInput={set('after')} />
       <Field id="f-before" label="Created before" type="date" value={f.before} onInput={set('before')} />
-      <Field id="f-meta" label="Metadata (key=value, up to 3)" value={f.metadata} onInput={set('metadata')} />
+      <Field id="f-meta" label="Metadata key=value" value={f.metadata} onInput={set('metadata')} />
       <Field id="f-job" label="Bulk send (job id)" value={f.bulkJobId} onInput={set('bulkJobId')} />
       <div class="actions">
         <button type="submit" class="btn btn-primary">

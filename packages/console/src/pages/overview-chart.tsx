@@ -21,7 +21,6 @@ function Bars({ days }: { days: Day[] }) {
     <svg
       class="chart"
       viewBox={`0 0 ${width} ${HEIGHT + 20}`}
-      preserveAspectRatio="none"
       role="img"
       aria-label={`Messages per day over ${days.length} days: ${total} accepted; the table below has each day.`}
     >
