@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { latestCode } from '../packages/server/quality/console-browser.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SENDS = Number(process.env.BENCH_SENDS ?? 3000);
@@ -59,12 +60,7 @@ async function loadConsole(base: string): Promise<void> {
     headers: json,
     body: JSON.stringify({ email }),
   });
-  let code: string | undefined;
-  for (let i = 0; !code && i < 100; i++) {
-    const res = await fetch(`${base}/dev/inbox/api/messages/latest?to=${email}&template=login-code`);
-    if (res.ok) code = ((await res.json()) as { message: { codes: string[] } }).message.codes[0];
-    else await sleep(100);
-  }
+  const code = await latestCode(base, email);
   const verified = await fetch(`${base}/console/api/sign-in/verify`, {
     method: 'POST',
     headers: json,

@@ -8,7 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { operations, WEBHOOK_EVENT_TYPES, webhookPayloadSchema } from '@mailsvc/contract/api';
+import {
+  MESSAGE_STATUSES,
+  operations,
+  WEBHOOK_EVENT_TYPES,
+  webhookPayloadSchema,
+} from '@mailsvc/contract/api';
 import { coreErrors, ErrorDetail, wrapperOnlyErrors } from '@mailsvc/contract/errors';
 import { jsonSchemaFor, listTemplates, publishedVersions } from '@mailsvc/templates';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
@@ -163,6 +168,7 @@ async function webhookEventTypes(): Promise<string[]> {
   }
   parts.push(
     `/** Every webhook event type. */\nexport const WEBHOOK_EVENT_TYPES = ${JSON.stringify(WEBHOOK_EVENT_TYPES)} as const;\n`,
+    `/** Every status a message can have (DESIGN.md §4). */\nexport const MESSAGE_STATUSES = ${JSON.stringify(MESSAGE_STATUSES)} as const;\n`,
     `/** Any webhook event's payload, told apart by \`type\`: what verifyWebhook() returns. */\nexport type WebhookEvent =\n${names.map((n) => `  | ${n}`).join('\n')};\n`,
   );
   return parts;

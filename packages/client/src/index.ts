@@ -39,7 +39,7 @@ export type {
   WrapperOnlyErrorCode,
   WrapperOnlyErrorStatus,
 } from './generated/core.js';
-export { WEBHOOK_EVENT_TYPES } from './generated/core.js';
+export { MESSAGE_STATUSES, WEBHOOK_EVENT_TYPES } from './generated/core.js';
 export type * from './generated/templates.js';
 export type { WrapperRouteTemplates } from './generated/wrapper.js';
 export type { TemplateDataOf, TemplateId, TemplateVersionOf, VersionedData } from './templates.js';

@@ -20,5 +20,5 @@ export type {
   ListWebhooksResult,
   WebhookEvent,
 } from '../../client/src/generated/core.js';
-export { WEBHOOK_EVENT_TYPES } from '../../client/src/generated/core.js';
+export { MESSAGE_STATUSES, WEBHOOK_EVENT_TYPES } from '../../client/src/generated/core.js';
 export { Mailsvc, MailsvcError } from '../../client/src/index.js';

@@ -217,7 +217,7 @@ export { GroupMembersRequest, GroupMembersResponse } from './operations/shared/g
 export { IdempotencyKeyHeader } from './operations/shared/idempotency-key-header.js';
 export { BulkJobId, ContactId } from './operations/shared/ids.js';
 export { LIST_CURSOR_TTL_HOURS } from './operations/shared/list-fields.js';
-export { MessageStatus, MessageSummary } from './operations/shared/message.js';
+export { MESSAGE_STATUSES, MessageStatus, MessageSummary } from './operations/shared/message.js';
 export {
   METADATA_EXAMPLE,
   METADATA_KEY_PATTERN,

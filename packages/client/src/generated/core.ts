@@ -4020,6 +4020,9 @@ export interface WebhookTestEvent {
 /** Every webhook event type. */
 export const WEBHOOK_EVENT_TYPES = ["message.sent","message.delivery_delayed","message.delivered","message.bounced","message.failed","message.expired","message.suppressed","message.complained","message.canceled","recipient.unsubscribed","recipient.resubscribed","recipient.suppressed","recipient.unsuppressed","bulk_send.completed","bulk_send.paused","domain.verified","domain.degraded","domain.failed","webhook.test"] as const;
 
+/** Every status a message can have (DESIGN.md §4). */
+export const MESSAGE_STATUSES = ["scheduled","queued","sending","deferred","sent","delivered","bounced","failed","suppressed","expired","complained","canceled"] as const;
+
 /** Any webhook event's payload, told apart by `type`: what verifyWebhook() returns. */
 export type WebhookEvent =
   | MessageSentEvent

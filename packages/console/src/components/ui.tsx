@@ -195,3 +195,28 @@ export function PageTitle({ children, title }: { children: ComponentChildren; ti
     </h1>
   );
 }
+
+/** A 6-digit code field: the mailed sign-in code, or an authenticator app's. */
+export function DigitsField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (v: string) => void;
+}) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="text"
+        inputmode="numeric"
+        autocomplete="one-time-code"
+        pattern="[0-9]{6}"
+        maxLength={6}
+        required
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value.replace(/\D/g, ''))}
+      />
+    </>
+  );
+}

@@ -11,22 +11,8 @@ import {
 } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { href, navigate, useLocation } from '../router.js';
-import type { ListMessagesBody } from '../sdk.js';
+import { type ListMessagesBody, MESSAGE_STATUSES } from '../sdk.js';
 
-export const MESSAGE_STATUSES = [
-  'scheduled',
-  'queued',
-  'sending',
-  'deferred',
-  'sent',
-  'delivered',
-  'bounced',
-  'failed',
-  'suppressed',
-  'expired',
-  'complained',
-  'canceled',
-] as const;
 type Status = (typeof MESSAGE_STATUSES)[number];
 
 const FILTER_KEYS = ['status', 'templateId', 'to', 'after', 'before', 'metadata', 'bulkJobId'] as const;

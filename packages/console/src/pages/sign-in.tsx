@@ -1,31 +1,11 @@
 // Sign-in: an email address, a 6-digit code mailed to it, then the session cookie.
 import { useState } from 'preact/hooks';
 import { ConsoleApiError, consoleApi } from '../api.js';
-import { errorMessage, PageTitle } from '../components/ui.js';
+import { DigitsField, errorMessage, PageTitle } from '../components/ui.js';
 
 interface Step {
   busy: boolean;
   run: (fn: () => Promise<string>) => Promise<void>;
-}
-
-/** A 6-digit code field (the mailed code, or an authenticator app's). */
-function DigitsField(props: { id: string; label: string; value: string; onInput: (v: string) => void }) {
-  return (
-    <>
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        type="text"
-        inputmode="numeric"
-        autocomplete="one-time-code"
-        pattern="[0-9]{6}"
-        maxLength={6}
-        required
-        value={props.value}
-        onInput={(e) => props.onInput(e.currentTarget.value.replace(/\D/g, ''))}
-      />
-    </>
-  );
 }
 
 function CodeForm(props: { email: string; step: Step; onSignedIn: () => void; onBack: () => void }) {

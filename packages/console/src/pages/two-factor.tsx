@@ -2,27 +2,8 @@
 // authenticator app, shown once), turned on with a current code, turned off with one.
 import { useState } from 'preact/hooks';
 import { consoleApi } from '../api.js';
-import { ActionStatus, CopyButton, useAction } from '../components/ui.js';
+import { ActionStatus, CopyButton, DigitsField, useAction } from '../components/ui.js';
 import { useConsole } from '../context.js';
-
-function CodeInput(props: { id: string; value: string; onInput: (v: string) => void }) {
-  return (
-    <div class="field">
-      <label for={props.id}>Authenticator code</label>
-      <input
-        id={props.id}
-        type="text"
-        inputmode="numeric"
-        autocomplete="one-time-code"
-        pattern="[0-9]{6}"
-        maxLength={6}
-        required
-        value={props.value}
-        onInput={(e) => props.onInput(e.currentTarget.value.replace(/\D/g, ''))}
-      />
-    </div>
-  );
-}
 
 export function TwoFactor() {
   const { me } = useConsole();
@@ -76,7 +57,9 @@ export function TwoFactor() {
       ) : null}
       {enabled || setup ? (
         <form class="inline-form" onSubmit={submit}>
-          <CodeInput id="totp-code" value={code} onInput={setCode} />
+          <div class="field">
+            <DigitsField id="totp-code" label="Authenticator code" value={code} onInput={setCode} />
+          </div>
           <div class="actions">
             <button type="submit" class="btn btn-primary" disabled={action.busy}>
               {enabled ? 'Turn off' : 'Turn on'}

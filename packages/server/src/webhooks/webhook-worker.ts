@@ -5,6 +5,7 @@
 // like mail's outcomes); a failure is retried on the spec's schedule (retry-schedule.ts); an
 // endpoint that answered 410 or failed for 5 days is disabled and audited.
 import { Batcher } from '../db/batcher.js';
+import { findEndpoint } from '../db/repositories/webhook-endpoints.js';
 import {
   type ClaimedDelivery,
   claimDeliveries,
@@ -159,12 +160,7 @@ export class WebhookWorker {
 
 /** The tenant's owners and admins learn that an endpoint was disabled (DESIGN.md §11). */
 async function mailTeamOfDisabled(deps: Deps, e: DisabledEndpoint): Promise<void> {
-  const endpoint = await deps.db
-    .selectFrom('webhook_endpoints')
-    .select(['url', 'updated_at'])
-    .where('id', '=', e.endpointId)
-    .executeTakeFirst()
-    .catch(() => undefined);
+  const endpoint = await findEndpoint(deps.db, e.environmentId, e.endpointId).catch(() => undefined);
   // Its origin and path only: a query often carries the receiver's token.
   const url = endpoint ? urlWithoutQuery(endpoint.url) : e.endpointId;
   await notifyTeam(deps, e.tenantId, {

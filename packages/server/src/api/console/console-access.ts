@@ -10,6 +10,9 @@ import { SESSION_ABSOLUTE_MS } from '../../domain/console/sign-in.js';
 import type { Deps } from '../../domain/deps.js';
 import { ApiError } from '../../errors.js';
 
+/** The ids the console's routes take (mem_…, ses_…, env_…, ten_…, msg_…): anything else is refused unread. */
+export const CONSOLE_ID_PATTERN = '^[a-z]{2,4}_[0-9A-Za-z]{1,60}$';
+
 /**
  * Secure cookies need https: off only when the console is reached on a loopback name over http
  * (a developer's `mailsvc start`), where a browser would drop a Secure cookie.

@@ -11,7 +11,7 @@ import { findGalleryProjects, renderContextOf } from '../../db/repositories/gall
 import { membershipsOf } from '../../domain/console/session.js';
 import type { Deps } from '../../domain/deps.js';
 import { ApiError } from '../../errors.js';
-import { sessionOf } from './console-access.js';
+import { CONSOLE_ID_PATTERN, sessionOf } from './console-access.js';
 
 const PREVIEW_HEADERS = {
   'cache-control': 'no-store',
@@ -22,7 +22,7 @@ const PREVIEW_HEADERS = {
     "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
 } as const;
 
-const ID = /^[a-z]{2,4}_[0-9A-Za-z]{1,60}$/;
+const ID = new RegExp(CONSOLE_ID_PATTERN);
 const TEMPLATE_ID = /^[a-z0-9-]{1,64}$/;
 
 interface PreviewQuery {
@@ -52,6 +52,10 @@ async function contextOf(deps: Deps, projectId: string, environmentName: string,
 
 const sendPage = (reply: FastifyReply, html: string) =>
   reply.code(200).headers(PREVIEW_HEADERS).type('text/html; charset=utf-8').send(frameDocument(html));
+
+/** A one-sentence page in the frame where the message cannot be shown. */
+const sendNotice = (reply: FastifyReply, text: string) =>
+  sendPage(reply, `<!doctype html><html><body><p>${text}</p></body></html>`);
 
 const scheme = (req: FastifyRequest) => ((req.query as PreviewQuery).scheme === 'dark' ? 'dark' : 'light');
 
@@ -98,23 +102,23 @@ export function consolePreviewRoutes(app: FastifyInstance, deps: Deps): void {
       : undefined;
     if (!message) throw new ApiError('message_not_found', 'No message with this id in the environment.');
     if (message.data === null) {
-      return sendPage(
+      return sendNotice(
         reply,
-        '<!doctype html><html><body><p>This message’s template data is no longer held (it is kept until delivery ends and for the retention period after); only its metadata remains.</p></body></html>',
+        'This message’s template data is no longer held (it is kept until delivery ends and for the retention period after); only its metadata remains.',
       );
     }
     if (message.category === 'security')
-      return sendPage(
+      return sendNotice(
         reply,
-        '<!doctype html><html><body><p>Security messages (sign-in codes, reset and verification links) are not shown: whoever sees them could act as their recipient.</p></body></html>',
+        'Security messages (sign-in codes, reset and verification links) are not shown: whoever sees them could act as their recipient.',
       );
     let version: ReturnType<typeof getTemplate>['version'];
     try {
       version = getTemplate(message.template_id, message.template_version).version;
     } catch {
-      return sendPage(
+      return sendNotice(
         reply,
-        '<!doctype html><html><body><p>This message’s template version is no longer in the catalogue: it cannot be previewed.</p></body></html>',
+        'This message’s template version is no longer in the catalogue: it cannot be previewed.',
       );
     }
     const unsubscribe =
@@ -126,10 +130,7 @@ export function consolePreviewRoutes(app: FastifyInstance, deps: Deps): void {
       scheme(req),
     );
     if (!out.ok)
-      return sendPage(
-        reply,
-        '<!doctype html><html><body><p>This message’s data no longer matches its template: it cannot be previewed.</p></body></html>',
-      );
+      return sendNotice(reply, 'This message’s data no longer matches its template: it cannot be previewed.');
     return sendPage(reply, out.message.html);
   });
 }

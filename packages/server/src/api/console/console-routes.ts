@@ -31,6 +31,7 @@ import { checkFailure } from '../auth-hook.js';
 import { requireJsonContentType } from '../json-body.js';
 import { refuseOversizedBody } from '../route.js';
 import {
+  CONSOLE_ID_PATTERN,
   changingSessionOf,
   clearSessionCookie,
   requireSameOriginPost,
@@ -40,7 +41,7 @@ import {
 } from './console-access.js';
 
 const Email = Type.String({ minLength: 1, maxLength: 320 });
-const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z]{2,4}_[0-9A-Za-z]{1,60}$' });
+const Id = Type.String({ minLength: 1, maxLength: 64, pattern: CONSOLE_ID_PATTERN });
 const Role = Type.Union(MEMBER_ROLES.map((r) => Type.Literal(r)));
 const strict = <T extends TProperties>(p: T) => Type.Object(p, { additionalProperties: false });
 

@@ -4,6 +4,7 @@
 // shows it. A failure to send is logged, never thrown: the change it reports is already recorded
 // (audited, and sent to webhooks where it has an event).
 import { listTenantMembers } from '../../db/repositories/console-people.js';
+import { findEnvironment } from '../../db/repositories/tenancy.js';
 import type { Deps } from '../deps.js';
 import { sendSystemMail } from './system-mail.js';
 
@@ -25,17 +26,8 @@ export interface TeamNotice {
 
 /** Owners and admins who reach the notice's project (every one for a tenant's). */
 async function teamOf(deps: Deps, tenantId: string, { environmentId, projectId }: TeamNotice) {
-  const project = projectId
-    ? projectId
-    : environmentId
-      ? (
-          await deps.db
-            .selectFrom('environments')
-            .select('project_id')
-            .where('id', '=', environmentId)
-            .executeTakeFirst()
-        )?.project_id
-      : undefined;
+  const project =
+    projectId ?? (environmentId ? (await findEnvironment(deps.db, environmentId))?.project_id : undefined);
   return (await listTenantMembers(deps.db, tenantId)).filter(
     (m) =>
       (m.role === 'owner' || m.role === 'admin') &&
