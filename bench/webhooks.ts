@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { insertEndpoint } from '../packages/server/src/db/repositories/webhook-endpoints.js';
 import { queueWebhookEvents } from '../packages/server/src/db/repositories/webhook-queue.js';
 import { newId } from '../packages/server/src/ids.js';
@@ -26,8 +27,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-/** The per-endpoint cap of the worker's defaults (MAILSVC_WEBHOOK_PER_ENDPOINT): the baseline's lanes. */
-const CONCURRENCY = 8;
+/** The worker's per-endpoint cap (MAILSVC_WEBHOOK_PER_ENDPOINT, as the worker reads it): the baseline's lanes. */
+const CONCURRENCY = Number(process.env.MAILSVC_WEBHOOK_PER_ENDPOINT ?? 8);
 const TICKS_PER_SECOND = 100;
 
 interface Arrival {
@@ -53,6 +54,14 @@ function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds of PostgreSQL's backends now serving the bench's database, by pid. */
+async function backendCpu(pool: pg.Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
 }
 
 const exited = (child: ChildProcess) =>
@@ -125,7 +134,15 @@ async function main() {
   );
   const url = endpoint.url;
 
-  async function worker(): Promise<{ atReceiver: number; startToDrain: number; cpuMs: number }> {
+  const pool = new pg.Pool({ connectionString: bench.runtime.config.DATABASE_URL!, max: 1 });
+
+  async function worker(): Promise<{
+    atReceiver: number;
+    startToDrain: number;
+    cpuMs: number;
+    pgMs: number;
+    receiverMs: number;
+  }> {
     const at = new Date();
     const events = Array.from({ length: EVENTS }, (_, i) => ({
       id: newId('evt', at.getTime()),
@@ -149,12 +166,18 @@ async function main() {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let ready = { t: 0, cpu: 0 };
+    let ready = { t: 0, cpu: 0, receiver: 0 };
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       if (ready.t !== 0) return;
       out += d;
-      if (out.includes('mailsvc worker is running')) ready = { t: Date.now(), cpu: cpuSeconds(child.pid!) };
+      if (out.includes('mailsvc worker is running'))
+        ready = { t: Date.now(), cpu: cpuSeconds(child.pid!), receiver: cpuSeconds(receiver.child.pid!) };
+    });
+    // the worker's backends once it connected (those made later count from 0)
+    let pg0 = new Map<number, number>();
+    void until(() => ready.t !== 0).then(async () => {
+      pg0 = await backendCpu(pool);
     });
     let errors = '';
     child.stderr!.on('data', (d) => (errors += d));
@@ -177,6 +200,9 @@ async function main() {
     }
     const drained = Date.now();
     const cpu = cpuSeconds(child.pid!);
+    const receiverCpu = cpuSeconds(receiver.child.pid!);
+    let pgCpu = 0;
+    for (const [pid, seconds] of await backendCpu(pool)) pgCpu += seconds - (pg0.get(pid) ?? 0);
     child.kill('SIGTERM');
     if ((await exited(child)) !== 0) throw new Error('mailsvc worker did not stop cleanly');
     await sleep(200);
@@ -187,10 +213,12 @@ async function main() {
       atReceiver: firstToLast(arrivals),
       startToDrain: EVENTS / ((drained - ready.t) / 1000),
       cpuMs: ((cpu - ready.cpu) * 1000) / EVENTS,
+      pgMs: (pgCpu * 1000) / EVENTS,
+      receiverMs: ((receiverCpu - ready.receiver) * 1000) / EVENTS,
     };
   }
 
-  async function baseline(): Promise<{ atReceiver: number; cpuMs: number }> {
+  async function baseline(): Promise<{ atReceiver: number; cpuMs: number; receiverMs: number }> {
     const at = new Date();
     const bodies = Array.from({ length: EVENTS }, (_, i) => {
       const id = newId('evt', at.getTime());
@@ -202,6 +230,7 @@ async function main() {
     });
     const ids = new Set(bodies.map((b) => b.id));
     const start = receiver.arrivals.length;
+    const receiver0 = cpuSeconds(receiver.child.pid!);
     const child = fork(path.join(ROOT, 'bench/webhook-baseline.mjs'));
     const done = new Promise<number>((resolve) =>
       child.on('message', (m: { done?: boolean; cpuMicros?: number }) => {
@@ -211,12 +240,13 @@ async function main() {
     child.send({ url, bodies, concurrency: CONCURRENCY });
     const cpuMicros = await done;
     await until(() => receiver.arrivals.length - start >= EVENTS);
+    const receiverMs = ((cpuSeconds(receiver.child.pid!) - receiver0) * 1000) / EVENTS;
     child.kill();
     await exited(child);
     await sleep(200);
     const arrivals = receiver.arrivals.slice(start);
     checkRound('baseline', arrivals, ids);
-    return { atReceiver: firstToLast(arrivals), cpuMs: cpuMicros / 1000 / EVENTS };
+    return { atReceiver: firstToLast(arrivals), cpuMs: cpuMicros / 1000 / EVENTS, receiverMs };
   }
 
   try {
@@ -247,19 +277,21 @@ async function main() {
         .join(' ')}\n`,
     );
     console.log(
-      '| round | fetch events/s, first→last | worker events/s, first→last | ratio | worker events/s, start→drain | CPU ms/event fetch / worker |',
+      '| round | fetch events/s, first→last | worker events/s, first→last | ratio | worker events/s, start→drain | CPU ms/event fetch / worker | PostgreSQL CPU ms/event (worker) | receiver CPU ms/event fetch / worker |',
     );
-    console.log('|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|');
     for (const [i, r] of rounds.entries())
       console.log(
-        `| ${i + 1} | ${fmt(r.b.atReceiver)} | ${fmt(r.w.atReceiver)} | ${(r.w.atReceiver / r.b.atReceiver).toFixed(2)} | ${fmt(r.w.startToDrain)} | ${r.b.cpuMs.toFixed(3)} / ${r.w.cpuMs.toFixed(3)} |`,
+        `| ${i + 1} | ${fmt(r.b.atReceiver)} | ${fmt(r.w.atReceiver)} | ${(r.w.atReceiver / r.b.atReceiver).toFixed(2)} | ${fmt(r.w.startToDrain)} | ${r.b.cpuMs.toFixed(3)} / ${r.w.cpuMs.toFixed(3)} | ${r.w.pgMs.toFixed(3)} | ${r.b.receiverMs.toFixed(3)} / ${r.w.receiverMs.toFixed(3)} |`,
       );
+    const med = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
     console.log(
-      `| median | ${fmt(median(rounds.map((r) => r.b.atReceiver)))} | ${fmt(median(rounds.map((r) => r.w.atReceiver)))} | **${median(rounds.map((r) => r.w.atReceiver / r.b.atReceiver)).toFixed(2)}** | ${fmt(median(rounds.map((r) => r.w.startToDrain)))} | ${median(rounds.map((r) => r.b.cpuMs)).toFixed(3)} / ${median(rounds.map((r) => r.w.cpuMs)).toFixed(3)} |`,
+      `| median | ${fmt(med((r) => r.b.atReceiver))} | ${fmt(med((r) => r.w.atReceiver))} | **${med((r) => r.w.atReceiver / r.b.atReceiver).toFixed(2)}** | ${fmt(med((r) => r.w.startToDrain))} | ${med((r) => r.b.cpuMs).toFixed(3)} / ${med((r) => r.w.cpuMs).toFixed(3)} | ${med((r) => r.w.pgMs).toFixed(3)} | ${med((r) => r.b.receiverMs).toFixed(3)} / ${med((r) => r.w.receiverMs).toFixed(3)} |`,
     );
     console.log('\nEvery round: each event received once, every delivery recorded succeeded.');
   } finally {
     receiver.child.kill();
+    await pool.end();
     await bench.close();
   }
 }

@@ -146,10 +146,14 @@ function registerWebhookGauges(registry: Registry, db: Db, now: () => Date): voi
     registers: [registry],
     async collect() {
       const at = now();
+      // each enabled endpoint's oldest due delivery, from its own index range
       const { rows } = await sql<{ due: Date | null }>`
-        SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d
-          JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
-         WHERE d.status = 'pending' AND d.next_attempt_at <= ${at}`.execute(db);
+        SELECT min(f.due) AS due FROM webhook_endpoints w
+         CROSS JOIN LATERAL (
+           SELECT d.next_attempt_at AS due FROM webhook_deliveries d
+            WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ${at}
+            ORDER BY d.next_attempt_at LIMIT 1) f
+         WHERE w.enabled`.execute(db);
       const due = rows[0]?.due;
       this.set(due ? Math.max(0, (at.getTime() - new Date(due).getTime()) / 1000) : 0);
     },

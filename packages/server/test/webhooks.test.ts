@@ -447,8 +447,23 @@ describe('webhooks', () => {
       expect(receiver.events().map((e) => e.type)).toEqual(['webhook.test', 'message.sent']);
     });
 
+    it("clears an endpoint's failing streak when a success is recorded with failures", async () => {
+      receiver.answer({ status: 500 });
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      expect(await webhooks.runOnce()).toBe(2); // one answered 500, one 204; recorded in one call
+      const row = await h.runtime.deps.db
+        .selectFrom('webhook_endpoints')
+        .select('failing_since')
+        .where('id', '=', endpoint.id)
+        .executeTakeFirstOrThrow();
+      expect(row.failing_since).toBeNull();
+      advance(10 * SECOND); // the failure's retry (5 s) succeeds in afterEach's drain
+    });
+
     it('disables an endpoint whose deliveries have all failed for 5 days', async () => {
-      receiver.answer({ status: 500 }, { status: 500 });
+      // the first event fails, then (5 days on) its retry and a second event both fail
+      receiver.answer({ status: 500 }, { status: 500 }, { status: 500 });
       await ok('/v1/webhooks/test', { endpointId: endpoint.id });
       await webhooks.drain();
       advance(5 * 86_400 * SECOND);
@@ -473,6 +488,99 @@ describe('webhooks', () => {
         await capped.stop();
       }
       expect(receiver.received).toHaveLength(12);
+      // every attempt recorded (with a later claim, or at the stop), none left in flight
+      const rows = await h.runtime.deps.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'attempts'])
+        .where('endpoint_id', '=', endpoint.id)
+        .execute();
+      expect(rows).toHaveLength(12);
+      expect(rows.every((r) => r.status === 'succeeded' && r.attempts === 1)).toBe(true);
+    });
+
+    it('keeps an attempt whose record failed and records it with the next call, without sending the event again', async () => {
+      let failures = 1;
+      const flaky = h.runtime.deps.db.withPlugin({
+        transformQuery(args) {
+          // the call that carries an attempt's record
+          if (failures > 0 && JSON.stringify(args.node).includes('delivery_id')) {
+            failures--;
+            throw new Error('the database went away');
+          }
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      });
+      const worker = new WebhookWorker(
+        { ...h.runtime.deps, db: flaky },
+        {
+          concurrency: 8,
+          perEndpoint: 8,
+          leaseMs: 300_000,
+          pollMs: 3_600_000,
+          timeoutMs: 2000,
+          allowPrivate: true,
+        },
+      );
+      const { eventId } = await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await expect(worker.runOnce()).rejects.toThrow('the database went away');
+      expect(receiver.received).toHaveLength(1);
+      expect(await worker.runOnce()).toBe(0); // records the attempt kept; nothing new to claim
+      expect(receiver.received).toHaveLength(1);
+      const row = await h.runtime.deps.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'attempts'])
+        .where('event_id', '=', eventId)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'succeeded', attempts: 1 });
+    });
+  });
+
+  describe('mail first', () => {
+    const besideMail = (isMailBacklogged: () => boolean, mailFirstMs: number) =>
+      new WebhookWorker(h.runtime.deps, {
+        concurrency: 8,
+        perEndpoint: 8,
+        leaseMs: 300_000,
+        pollMs: 20,
+        timeoutMs: 2000,
+        allowPrivate: true,
+        isMailBacklogged,
+        mailFirstMs,
+      });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    async function receivedWithin(n: number, ms: number) {
+      const deadline = Date.now() + ms;
+      while (receiver.received.length < n && Date.now() < deadline) await sleep(5);
+      return receiver.received.length;
+    }
+
+    it('starts no delivery while mail has a backlog, and delivers once the backlog is gone', async () => {
+      let backlogged = true;
+      const worker = besideMail(() => backlogged, 60_000);
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      worker.start();
+      try {
+        await sleep(200); // ten polls
+        expect(receiver.received).toHaveLength(0);
+        backlogged = false;
+        expect(await receivedWithin(1, 2000)).toBe(1);
+      } finally {
+        await worker.stop();
+      }
+    });
+
+    it('holds deliveries back for mailFirstMs of a backlog at most', async () => {
+      const worker = besideMail(() => true, 300);
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      const started = Date.now();
+      worker.start();
+      try {
+        expect(await receivedWithin(1, 3000)).toBe(1);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      } finally {
+        await worker.stop();
+      }
     });
   });
 

@@ -66,6 +66,7 @@ export async function startDelivery(deps: Deps, opts: { isSoleWorker: boolean })
     pollMs: config.MAILSVC_WEBHOOK_POLL_MS,
     timeoutMs: config.MAILSVC_WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.MAILSVC_WEBHOOK_ALLOW_PRIVATE,
+    isMailBacklogged: () => worker.backlogged,
   });
   webhooks.start();
   const domains = new DomainCheckWorker(deps, {

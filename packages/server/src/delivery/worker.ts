@@ -140,6 +140,14 @@ export class DeliveryWorker {
     return this.runner.busySlots > 0;
   }
 
+  /**
+   * Whether mail has more due than this process delivers at once (half its slots or more busy):
+   * the webhook runner then goes slower, so the mail comes first (webhooks/webhook-worker.ts).
+   */
+  get backlogged(): boolean {
+    return this.runner.busySlots >= Math.ceil(this.opts.concurrency / 2);
+  }
+
   private async dkimKeyFor(tenantId: string, domain: string): Promise<DkimKey | null> {
     const now = Date.now();
     const cacheKey = `${tenantId} ${domain}`;

@@ -19,24 +19,37 @@ export interface Lease {
   claimToken: string;
 }
 
-/** What a queue gives the runner. */
-export interface LeasedQueue<T extends { claimToken: string }> {
+/** What a queue gives the runner. R: an outcome the runner records (queues with `claimRecording`). */
+export interface LeasedQueue<T extends { claimToken: string }, R = void> {
   /** Claims up to `limit` items under the lease, marked with `claimToken`. */
   claim(lease: Lease): Promise<T[]>;
   /** Renews the leases of the claims still being worked. */
   extendLeases(claimTokens: string[], lockedUntil: Date): Promise<void>;
-  /** Works one item to a recorded outcome. */
-  work(item: T): Promise<void>;
+  /** Works one item to a recorded outcome (or, with `claimRecording`, returns the outcome). */
+  work(item: T): Promise<R | undefined>;
   /**
-   * Records an unexpected throw of `work` on the item and schedules it again. Without it, the
-   * throw is logged and the item waits out its lease.
+   * Records an unexpected throw of `work` on the item and schedules it again (or, with
+   * `claimRecording`, returns that outcome). Without it, the throw is logged and the item waits
+   * out its lease.
    */
-  recordFailure?(item: T, err: unknown): Promise<void>;
+  recordFailure?(item: T, err: unknown): Promise<R | undefined>;
+  /**
+   * For a queue that records outcomes with its next claim, in one statement, so the slot an item
+   * freed is filled in one round trip (the webhooks: a delivery's slot at its endpoint is free only
+   * once its attempt is recorded): `work` returns the item's outcome instead of recording it, and
+   * the runner passes the outcomes gathered since its last call here, in place of `claim`
+   * (`lease.limit` 0: record only). An outcome is recorded at the next call, one at most a call
+   * away; while that fails it is kept, and its item's lease renewed, until it is recorded.
+   */
+  claimRecording?(lease: Lease, outcomes: R[]): Promise<T[]>;
 }
 
 export interface RunnerOptions {
-  /** Items worked at once. */
-  concurrency: number;
+  /**
+   * Items worked at once; a function for a limit that changes (read at every claim: lowered, the
+   * items in flight finish and fewer follow them; raised, the next claim fills the new slots).
+   */
+  concurrency: number | (() => number);
   leaseMs: number;
   pollMs: number;
   /** For the log lines: "delivery", "webhooks". */
@@ -54,8 +67,10 @@ type RunnerDeps = Pick<Deps, 'clock' | 'log'> & {
   subscribe?: (onNews: () => void) => () => void;
 };
 
-export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
+export class LeasedQueueRunner<T extends { claimToken: string; id: string }, R = void> {
   private inFlight = 0;
+  /** Outcomes (claimRecording) waiting for the next call, with their items. */
+  private readonly outcomes: { item: T; outcome: R }[] = [];
   private isRunning = false;
   private isClaiming = false;
   private isWakePending = false;
@@ -72,7 +87,7 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
 
   constructor(
     private readonly deps: RunnerDeps,
-    private readonly queue: LeasedQueue<T>,
+    private readonly queue: LeasedQueue<T, R>,
     private readonly opts: RunnerOptions,
   ) {}
 
@@ -101,19 +116,36 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
     this.wake(true);
   }
 
-  /** Stops claiming and waits for the items in flight, renewing their leases meanwhile. */
+  /**
+   * Stops claiming and waits for the items in flight and their outcomes' record, renewing their
+   * leases meanwhile. Outcomes that still cannot be recorded after a few tries are left to their
+   * leases (the items are worked again).
+   */
   async stop(): Promise<void> {
     this.isRunning = false;
     clearInterval(this.poll);
     this.unsubscribe?.();
-    while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
+    for (let tries = 0; ; tries++) {
+      while (this.inFlight > 0 || this.isClaiming) await new Promise<void>((r) => this.idleWaiters.push(r));
+      if (this.outcomes.length === 0) break;
+      if (tries === 3) {
+        this.deps.log.warn(
+          { outcomes: this.outcomes.length },
+          `${this.opts.name}: outcomes not recorded at stop; their items are worked again when their leases run out`,
+        );
+        break;
+      }
+      await new Promise((r) => setTimeout(r, this.opts.pollMs));
+      this.wake(false);
+    }
     clearInterval(this.heartbeat);
   }
 
-  /** Tests with a movable clock: claim once, work everything claimed; the number worked. */
+  /** Tests with a movable clock: claim once, work everything claimed (outcomes recorded); the number worked. */
   async runOnce(): Promise<number> {
-    const batch = await this.claim(this.opts.concurrency);
+    const batch = await this.claim(this.slots());
     await Promise.all(batch.map((item) => this.run(item)));
+    if (this.outcomes.length > 0) await this.claim(0);
     return batch.length;
   }
 
@@ -122,6 +154,11 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
     let total = 0;
     for (let n = await this.runOnce(); n > 0; n = await this.runOnce()) total += n;
     return total;
+  }
+
+  private slots(): number {
+    const { concurrency } = this.opts;
+    return typeof concurrency === 'number' ? concurrency : concurrency();
   }
 
   private renewLeases(): void {
@@ -143,7 +180,8 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
       this.newsSeq++;
       this.mayHaveMore = true;
     }
-    if (!this.isRunning || !this.mayHaveMore) return;
+    // outcomes waiting are recorded whatever else (a stop, nothing more due)
+    if (this.outcomes.length === 0 && (!this.isRunning || !this.mayHaveMore)) return;
     if (this.isClaiming) {
       this.isWakePending = true;
       return;
@@ -156,13 +194,20 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
     try {
       do {
         this.isWakePending = false;
-        const free = this.opts.concurrency - this.inFlight;
+        const slots = this.slots();
+        const free = slots - this.inFlight;
         // Claim in batches: wait for a quarter of the slots unless the runner is idle.
-        if (free <= 0 || (this.inFlight > 0 && free < Math.ceil(this.opts.concurrency / 4))) break;
+        const wantsItems =
+          this.isRunning &&
+          this.mayHaveMore &&
+          free > 0 &&
+          !(this.inFlight > 0 && free < Math.ceil(slots / 4));
+        if (!wantsItems && this.outcomes.length === 0) break;
+        const limit = wantsItems ? free : 0;
         const seq = this.newsSeq;
-        const batch = await this.claim(free);
-        const isShort = this.opts.shortClaimMeansEmpty === false ? batch.length === 0 : batch.length < free;
-        if (isShort && seq === this.newsSeq) this.mayHaveMore = false;
+        const batch = await this.claim(limit);
+        const isShort = this.opts.shortClaimMeansEmpty === false ? batch.length === 0 : batch.length < limit;
+        if (limit > 0 && isShort && seq === this.newsSeq) this.mayHaveMore = false;
         for (const item of batch) {
           this.inFlight++;
           void this.run(item).finally(() => {
@@ -172,7 +217,7 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
             this.wake(this.opts.shortClaimMeansEmpty === false);
           });
         }
-      } while (this.isWakePending && this.isRunning && this.mayHaveMore);
+      } while ((this.isWakePending && this.isRunning && this.mayHaveMore) || this.outcomes.length > 0);
     } catch (err) {
       if (isDatabaseUnavailable(err))
         this.deps.log.warn(
@@ -186,46 +231,72 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }> {
     }
   }
 
+  /** Claims up to `limit` (0: none), with the outcomes waiting when the queue records them so. */
   private async claim(limit: number): Promise<T[]> {
     const now = this.deps.clock.now();
     const claimToken = randomBytes(12).toString('base64url');
-    const batch = await this.queue.claim({
-      now,
-      limit,
-      lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
-      claimToken,
-    });
+    const lease = { now, limit, lockedUntil: new Date(now.getTime() + this.opts.leaseMs), claimToken };
+    let batch: T[];
+    if (this.queue.claimRecording) {
+      const taken = this.outcomes.splice(0);
+      try {
+        batch = await this.queue.claimRecording(
+          lease,
+          taken.map((o) => o.outcome),
+        );
+      } catch (err) {
+        this.outcomes.unshift(...taken); // recorded at the next call
+        throw err;
+      }
+      for (const o of taken) this.release(o.item);
+    } else {
+      batch = limit > 0 ? await this.queue.claim(lease) : [];
+    }
     if (batch.length > 0) this.activeClaims.set(claimToken, batch.length);
     return batch;
   }
 
-  /** Works one item; a throw is recorded on the item (or, failing that, left to its lease). */
+  /**
+   * Works one item; a throw is recorded on the item (or, failing that, left to its lease). An
+   * outcome returned for `claimRecording` waits for the next call, its item's lease kept alive.
+   */
   private async run(item: T): Promise<void> {
+    let outcome: R | undefined;
     try {
-      await this.queue.work(item);
+      outcome = await this.queue.work(item);
     } catch (err) {
-      if (!this.queue.recordFailure) {
-        this.deps.log.error(
-          { err, id: item.id },
-          `${this.opts.name}: work failed unexpectedly; retried when its lease runs out`,
-        );
-        return;
-      }
-      this.deps.log.error({ err, id: item.id }, `${this.opts.name}: work failed unexpectedly; recording it`);
-      try {
-        await this.queue.recordFailure(item, err);
-      } catch (recordErr) {
-        // The lease runs out and the item is claimed again; nothing is lost.
-        this.deps.log.error(
-          { err: recordErr, id: item.id },
-          `${this.opts.name}: recording the failure failed; the item is retried when its lease runs out`,
-        );
-      }
-    } finally {
-      const left = (this.activeClaims.get(item.claimToken) ?? 1) - 1;
-      if (left > 0) this.activeClaims.set(item.claimToken, left);
-      else this.activeClaims.delete(item.claimToken);
+      outcome = await this.failed(item, err);
     }
+    if (outcome !== undefined && this.queue.claimRecording) this.outcomes.push({ item, outcome });
+    else this.release(item);
+  }
+
+  private async failed(item: T, err: unknown): Promise<R | undefined> {
+    if (!this.queue.recordFailure) {
+      this.deps.log.error(
+        { err, id: item.id },
+        `${this.opts.name}: work failed unexpectedly; retried when its lease runs out`,
+      );
+      return undefined;
+    }
+    this.deps.log.error({ err, id: item.id }, `${this.opts.name}: work failed unexpectedly; recording it`);
+    try {
+      return await this.queue.recordFailure(item, err);
+    } catch (recordErr) {
+      // The lease runs out and the item is claimed again; nothing is lost.
+      this.deps.log.error(
+        { err: recordErr, id: item.id },
+        `${this.opts.name}: recording the failure failed; the item is retried when its lease runs out`,
+      );
+      return undefined;
+    }
+  }
+
+  /** The item is done with: its claim's lease is no longer renewed for it. */
+  private release(item: T): void {
+    const left = (this.activeClaims.get(item.claimToken) ?? 1) - 1;
+    if (left > 0) this.activeClaims.set(item.claimToken, left);
+    else this.activeClaims.delete(item.claimToken);
   }
 
   private notifyIdle(): void {

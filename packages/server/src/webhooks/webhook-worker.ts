@@ -1,23 +1,23 @@
 // The webhook runner (DESIGN.md §11): webhook_deliveries as a leased queue on the one runner mail
 // uses (queue/leased-queue-runner.ts), with its own concurrency, so a slow endpoint never holds a
 // mail slot and mail never holds a webhook one. Each delivery is one signed POST (signing.ts) over
-// the SSRF-safe egress (egress.ts); its attempt is recorded in batches (one statement for many,
-// like mail's outcomes); a failure is retried on the spec's schedule (retry-schedule.ts); an
-// endpoint that answered 410 or failed for 5 days is disabled and audited.
-import { Batcher } from '../db/batcher.js';
+// the SSRF-safe egress (egress.ts); the attempts that ended are recorded with the runner's next
+// claim, in one statement (a delivery's slot at its endpoint is free once its attempt is
+// recorded, so a freed slot is filled in one round trip); a failure is retried on the spec's
+// schedule (retry-schedule.ts); an endpoint that answered 410 or failed for 5 days is disabled and
+// audited.
 import { findEndpoint } from '../db/repositories/webhook-endpoints.js';
 import {
   type ClaimedDelivery,
-  claimDeliveries,
   type DisabledEndpoint,
   extendDeliveryLeases,
-  recordWebhookAttempts,
+  recordAndClaimDeliveries,
   type WebhookAttemptRecord,
 } from '../db/repositories/webhook-queue.js';
 import { notifyTeam } from '../domain/console/notify-team.js';
 import type { Deps } from '../domain/deps.js';
 import { newId } from '../ids.js';
-import { LeasedQueueRunner } from '../queue/leased-queue-runner.js';
+import { type Lease, LeasedQueueRunner } from '../queue/leased-queue-runner.js';
 import { postWebhook, type WebhookResponse } from './egress.js';
 import { webhookPayload } from './payload.js';
 import { DISABLE_AFTER_FAILING_DAYS, nextWebhookAttempt } from './retry-schedule.js';
@@ -30,7 +30,19 @@ export interface WebhookWorkerOptions {
   pollMs: number;
   timeoutMs: number;
   allowPrivate: boolean;
+  /**
+   * Whether this process has a backlog of mail (delivery/worker.ts `backlogged`): mail first. For
+   * up to `mailFirstMs` of a backlog no delivery starts (those in flight finish), so a burst of
+   * mail is not slowed by its own events; they follow once it is out. A longer backlog shares the
+   * worker again, so events are never more than about that much behind for this reason.
+   */
+  isMailBacklogged?: () => boolean;
+  /** Default MAIL_FIRST_MS. */
+  mailFirstMs?: number;
 }
+
+/** How long a backlog of mail holds webhook deliveries back, at most. */
+export const MAIL_FIRST_MS = 30_000;
 
 /** Why an answer is not a success, for the attempt log. */
 function failureOf(r: WebhookResponse): string | null {
@@ -43,30 +55,31 @@ function failureOf(r: WebhookResponse): string | null {
 }
 
 export class WebhookWorker {
-  private readonly runner: LeasedQueueRunner<ClaimedDelivery>;
-  private readonly records: Batcher<WebhookAttemptRecord, DisabledEndpoint[]>;
+  private readonly runner: LeasedQueueRunner<ClaimedDelivery, WebhookAttemptRecord>;
 
   constructor(
     private readonly deps: Deps,
     private readonly opts: WebhookWorkerOptions,
   ) {
-    // One statement per batch, no transaction of its own (record_webhook_attempts() audits a
-    // disable itself); one batch at a time, while the next gathers.
-    this.records = new Batcher(
-      async (rs) => {
-        const disabled = await recordWebhookAttempts(deps.db, rs, DISABLE_AFTER_FAILING_DAYS);
-        for (const e of disabled) {
-          deps.log.warn({ endpointId: e.endpointId, reason: e.reason }, 'webhooks: endpoint disabled');
-          void mailTeamOfDisabled(deps, e); // after the record: never holds the next batch
-        }
-        return rs.map(() => disabled);
-      },
-      { maxConcurrent: 1, maxBatch: 100 },
-    );
+    const claimRecording = async (lease: Lease, records: WebhookAttemptRecord[]) => {
+      const { claimed, disabled } = await recordAndClaimDeliveries(
+        deps.db,
+        records,
+        lease,
+        opts.perEndpoint,
+        DISABLE_AFTER_FAILING_DAYS,
+      );
+      for (const e of disabled) {
+        deps.log.warn({ endpointId: e.endpointId, reason: e.reason }, 'webhooks: endpoint disabled');
+        void mailTeamOfDisabled(deps, e); // after the record: never holds the next claim
+      }
+      return claimed;
+    };
     this.runner = new LeasedQueueRunner(
       { clock: deps.clock, log: deps.log },
       {
-        claim: (lease) => claimDeliveries(deps.db, lease, opts.perEndpoint),
+        claim: (lease) => claimRecording(lease, []),
+        claimRecording,
         extendLeases: (tokens, lockedUntil) => extendDeliveryLeases(deps.db, tokens, lockedUntil),
         work: (d) => this.deliver(d),
         // A throw before the request (building or signing the payload) is recorded as a failed
@@ -74,7 +87,7 @@ export class WebhookWorker {
         // subject's later events past the schedule's end.
         recordFailure: async (d, err) => {
           const now = deps.clock.now();
-          await this.records.call({
+          return {
             deliveryId: d.id,
             claimToken: d.claimToken,
             attemptId: newId('wha', now.getTime()),
@@ -89,11 +102,11 @@ export class WebhookWorker {
             nextAttemptAt: nextWebhookAttempt(now, d.attempts + 1, undefined),
             gone: false,
             now,
-          });
+          };
         },
       },
       {
-        concurrency: opts.concurrency,
+        concurrency: () => this.slotsBesideMail(),
         leaseMs: opts.leaseMs,
         pollMs: opts.pollMs,
         name: 'webhooks',
@@ -105,6 +118,20 @@ export class WebhookWorker {
 
   start(): void {
     this.runner.start();
+  }
+
+  /** When this process's mail backlog began (performance.now()), while it lasts. */
+  private mailBacklogSince: number | undefined;
+
+  /** The runner's slots now: none in the first `mailFirstMs` of a mail backlog, else all. */
+  private slotsBesideMail(): number {
+    if (!this.opts.isMailBacklogged?.()) {
+      this.mailBacklogSince = undefined;
+      return this.opts.concurrency;
+    }
+    const now = performance.now();
+    this.mailBacklogSince ??= now;
+    return now - this.mailBacklogSince < (this.opts.mailFirstMs ?? MAIL_FIRST_MS) ? 0 : this.opts.concurrency;
   }
 
   /** Stops claiming and waits for the attempts in flight (each ends within the request timeout). */
@@ -122,7 +149,8 @@ export class WebhookWorker {
     return this.runner.drain();
   }
 
-  private async deliver(d: ClaimedDelivery): Promise<void> {
+  /** One attempt; its record, for the runner's next claim. */
+  private async deliver(d: ClaimedDelivery): Promise<WebhookAttemptRecord> {
     const at = this.deps.clock.now();
     const body = JSON.stringify(webhookPayload({ type: d.type, data: d.data, createdAt: d.occurredAt }));
     const headers = {
@@ -142,7 +170,7 @@ export class WebhookWorker {
     const attempt = d.attempts + 1;
     const outcome = ok ? 'succeeded' : 'failed';
     this.deps.metrics.webhookAttempts.inc({ outcome: ok ? 'succeeded' : gone ? 'gone' : 'failed' });
-    await this.records.call({
+    return {
       deliveryId: d.id,
       claimToken: d.claimToken,
       attemptId: newId('wha', now.getTime()),
@@ -154,7 +182,7 @@ export class WebhookWorker {
       nextAttemptAt: ok || gone ? null : nextWebhookAttempt(now, attempt, r.retryAfterSeconds),
       gone,
       now,
-    });
+    };
   }
 }
 

@@ -44,10 +44,12 @@ BEGIN
                                  * GREATEST(0, extract(epoch FROM p_now - w.rate_refilled_at)))
                END AS tokens
       ) b
-     WHERE EXISTS (SELECT 1 FROM webhook_deliveries d
-                    WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= p_now)
-        OR EXISTS (SELECT 1 FROM webhook_deliveries d
-                    WHERE d.endpoint_id = w.id AND d.status = 'sending' AND d.locked_until < p_now)
+     -- probes of each endpoint's index range (LIMIT 1: never turned into a hash of every due
+     -- delivery, which a generic plan chose: a claim then read the whole backlog)
+     WHERE (SELECT true FROM webhook_deliveries d
+             WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= p_now LIMIT 1)
+        OR (SELECT true FROM webhook_deliveries d
+             WHERE d.endpoint_id = w.id AND d.status = 'sending' AND d.locked_until < p_now LIMIT 1)
   ), stale AS (
     -- a crashed worker's deliveries (their lease ran out), then the due ones oldest first: two
     -- index ranges per endpoint rather than one scan and sort of an OR
@@ -121,6 +123,7 @@ AS $$
 #variable_conflict use_column
 DECLARE
   v_disable jsonb;
+  v_ids bigint[] := ARRAY(SELECT (x ->> 'delivery_id')::bigint FROM jsonb_array_elements(p_items) x);
 BEGIN
   WITH input AS (
     SELECT * FROM jsonb_to_recordset(p_items) AS x(
@@ -135,7 +138,8 @@ BEGIN
       next_attempt_at = COALESCE(i.next_attempt_at, d.next_attempt_at),
       locked_until = NULL, claim_token = NULL, updated_at = i.now
     FROM input i
-    WHERE d.id = i.delivery_id AND d.claim_token = i.claim_token
+    -- the ids as an array too: found through the primary key however small the table looks
+    WHERE d.id = ANY (v_ids) AND d.id = i.delivery_id AND d.claim_token = i.claim_token
     RETURNING d.id, d.endpoint_id, d.environment_id, d.event_id, d.event_type, d.attempts
   ), attempts AS (
     INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, environment_id, event_id, event_type,
@@ -151,19 +155,22 @@ BEGIN
       FROM updated u JOIN input i ON i.delivery_id = u.id
      GROUP BY u.endpoint_id
   ), streak AS (
+    -- only where the streak begins or ends: an endpoint's row is not rewritten at every record
     UPDATE webhook_endpoints w SET
-      failing_since = CASE WHEN p.ok THEN NULL ELSE COALESCE(w.failing_since, p.first_at) END,
+      failing_since = CASE WHEN p.ok THEN NULL ELSE p.first_at END,
       updated_at = p.last_at
     FROM per_endpoint p
-    WHERE w.id = p.endpoint_id
-    -- failing_since here is the new value
-    RETURNING w.id, CASE WHEN p.gone THEN 'gone'
-                         WHEN NOT p.ok AND w.failing_since <= p.last_at - p_disable_after THEN 'failing'
-                    END AS reason
+    WHERE w.id = p.endpoint_id AND (w.failing_since IS NULL) = NOT p.ok
   )
-  SELECT COALESCE(jsonb_agg(jsonb_build_object('id', streak.id, 'reason', streak.reason))
-                    FILTER (WHERE streak.reason IS NOT NULL), '[]'::jsonb)
-    INTO v_disable FROM streak;
+  -- the rows as they were before this statement: the streak's start is the one kept, or this one
+  SELECT COALESCE(jsonb_agg(jsonb_build_object('id', c.id, 'reason', c.reason))
+                    FILTER (WHERE c.reason IS NOT NULL), '[]'::jsonb)
+    INTO v_disable
+    FROM (SELECT w.id, CASE WHEN p.gone THEN 'gone'
+                            WHEN NOT p.ok AND COALESCE(w.failing_since, p.first_at) <= p.last_at - p_disable_after
+                            THEN 'failing'
+                       END AS reason
+            FROM per_endpoint p JOIN webhook_endpoints w ON w.id = p.endpoint_id) c;
 
   -- A statement of its own: it re-checks `enabled` against the latest row, so of two workers
   -- recording a 410 for one endpoint at once only one disables it, and audits it (in the same
@@ -187,5 +194,39 @@ BEGIN
       FROM disabled d
   )
   SELECT d.id, d.environment_id, d.tenant_id, d.disabled_reason FROM disabled d;
+END
+$$;
+
+-- The runner's one round trip (webhooks/webhook-worker.ts): records the attempts that ended since
+-- the last call, then claims, in one statement, so a slot an attempt freed is filled without a
+-- second round trip and the count of deliveries in flight per endpoint already leaves out the ones
+-- just recorded. The claim's lock is taken first: the record updates endpoint rows that a claim
+-- (a capped endpoint's bucket) updates too, and under the lock the two never wait on each other
+-- across processes. p_items as record_webhook_attempts() takes them (may be empty); p_limit 0:
+-- record only. One row: the claimed deliveries (claim_webhook_deliveries()'s columns) and the
+-- endpoints the record disabled (record_webhook_attempts()'s), as JSON arrays.
+DROP FUNCTION IF EXISTS record_and_claim_webhook_deliveries(jsonb, interval, text, timestamptz, integer,
+  timestamptz, text, integer);
+CREATE FUNCTION record_and_claim_webhook_deliveries(
+  p_items jsonb, p_disable_after interval, p_audit_id_prefix text,
+  p_now timestamptz, p_limit integer, p_locked_until timestamptz, p_claim_token text,
+  p_per_endpoint integer)
+RETURNS TABLE (claimed jsonb, disabled jsonb)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+  v_claimed jsonb := '[]'::jsonb;
+  v_disabled jsonb := '[]'::jsonb;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('mailsvc.claim_webhook_deliveries'));
+  IF jsonb_array_length(p_items) > 0 THEN
+    SELECT COALESCE(jsonb_agg(to_jsonb(r)), '[]'::jsonb) INTO v_disabled
+      FROM record_webhook_attempts(p_items, p_disable_after, p_audit_id_prefix) r;
+  END IF;
+  IF p_limit > 0 THEN
+    SELECT COALESCE(jsonb_agg(to_jsonb(c)), '[]'::jsonb) INTO v_claimed
+      FROM claim_webhook_deliveries(p_now, p_limit, p_locked_until, p_claim_token, p_per_endpoint) c;
+  END IF;
+  RETURN QUERY SELECT v_claimed, v_disabled;
 END
 $$;

@@ -25,42 +25,6 @@ export interface ClaimedDelivery {
   claimToken: string;
 }
 
-export async function claimDeliveries(db: Db, lease: Lease, perEndpoint: number): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<{
-    id: number;
-    event_id: string;
-    endpoint_id: string;
-    environment_id: string;
-    tenant_id: string;
-    attempts: number;
-    url: string;
-    secret: string;
-    previous_secret: string | null;
-    previous_secret_until: Date | null;
-    type: string;
-    data: Record<string, unknown>;
-    occurred_at: Date;
-    claim_token: string;
-  }>`SELECT * FROM claim_webhook_deliveries(${lease.now}, ${lease.limit}, ${lease.lockedUntil},
-        ${lease.claimToken}, ${perEndpoint})`.execute(db);
-  return rows.map((r) => ({
-    id: String(r.id),
-    eventId: r.event_id,
-    endpointId: r.endpoint_id,
-    environmentId: r.environment_id,
-    tenantId: r.tenant_id,
-    attempts: r.attempts,
-    url: r.url,
-    secret: r.secret,
-    previousSecret: r.previous_secret,
-    previousSecretUntil: r.previous_secret_until,
-    type: r.type,
-    data: r.data,
-    occurredAt: r.occurred_at,
-    claimToken: r.claim_token,
-  }));
-}
-
 export async function extendDeliveryLeases(db: Db, claimTokens: string[], lockedUntil: Date): Promise<void> {
   if (claimTokens.length === 0) return;
   await db
@@ -105,12 +69,35 @@ export interface DisabledEndpoint {
   reason: 'gone' | 'failing';
 }
 
-/** Records attempts in one statement; the endpoints it disabled (and audited). */
-export async function recordWebhookAttempts(
+interface ClaimedRow {
+  id: number;
+  event_id: string;
+  endpoint_id: string;
+  environment_id: string;
+  tenant_id: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  type: string;
+  data: Record<string, unknown>;
+  occurred_at: string;
+  claim_token: string;
+}
+
+/**
+ * The runner's one round trip (record_and_claim_webhook_deliveries()): records the attempts that
+ * ended, then claims under the lease (`lease.limit` 0: records only). The deliveries claimed and
+ * the endpoints the record disabled (and audited).
+ */
+export async function recordAndClaimDeliveries(
   db: Db,
   records: WebhookAttemptRecord[],
+  lease: Lease,
+  perEndpoint: number,
   disableAfterDays: number,
-): Promise<DisabledEndpoint[]> {
+): Promise<{ claimed: ClaimedDelivery[]; disabled: DisabledEndpoint[] }> {
   const items = records.map((r) => ({
     delivery_id: Number(r.deliveryId),
     claim_token: r.claimToken,
@@ -126,21 +113,37 @@ export async function recordWebhookAttempts(
     now: r.now.toISOString(),
   }));
   const { rows } = await sql<{
-    endpoint_id: string;
-    environment_id: string;
-    tenant_id: string;
-    reason: string;
+    claimed: ClaimedRow[];
+    disabled: { endpoint_id: string; environment_id: string; tenant_id: string; reason: string }[];
   }>`
-    SELECT * FROM record_webhook_attempts(${JSON.stringify(items)}::jsonb,
-      make_interval(days => ${disableAfterDays}), ${ulid(records[0]!.now.getTime()).slice(0, 10)})`.execute(
-    db,
-  );
-  return rows.map((r) => ({
-    endpointId: r.endpoint_id,
-    environmentId: r.environment_id,
-    tenantId: r.tenant_id,
-    reason: r.reason as DisabledEndpoint['reason'],
-  }));
+    SELECT * FROM record_and_claim_webhook_deliveries(${JSON.stringify(items)}::jsonb,
+      make_interval(days => ${disableAfterDays}), ${ulid(lease.now.getTime()).slice(0, 10)},
+      ${lease.now}, ${lease.limit}, ${lease.lockedUntil}, ${lease.claimToken}, ${perEndpoint})`.execute(db);
+  const row = rows[0]!;
+  return {
+    claimed: row.claimed.map((r) => ({
+      id: String(r.id),
+      eventId: r.event_id,
+      endpointId: r.endpoint_id,
+      environmentId: r.environment_id,
+      tenantId: r.tenant_id,
+      attempts: r.attempts,
+      url: r.url,
+      secret: r.secret,
+      previousSecret: r.previous_secret,
+      previousSecretUntil: r.previous_secret_until === null ? null : new Date(r.previous_secret_until),
+      type: r.type,
+      data: r.data,
+      occurredAt: new Date(r.occurred_at),
+      claimToken: r.claim_token,
+    })),
+    disabled: row.disabled.map((r) => ({
+      endpointId: r.endpoint_id,
+      environmentId: r.environment_id,
+      tenantId: r.tenant_id,
+      reason: r.reason as DisabledEndpoint['reason'],
+    })),
+  };
 }
 
 export interface NewWebhookEvent {
