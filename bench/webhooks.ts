@@ -7,7 +7,8 @@
 // receiver; the worker also from its "is running" banner to every delivery recorded. Every round
 // is checked: each event received, none twice, every delivery `succeeded` in the database.
 // Run: npx tsx bench/webhooks.ts   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
-// BENCH_EVENTS per round, default 4000; BENCH_ROUNDS, default 4)
+// BENCH_EVENTS per round, default 4000; BENCH_ROUNDS, default 4; BENCH_WORKER_NODE_FLAGS='["--flag"]'
+// node flags for the worker processes)
 // The other figure of the issue, mail delivery with two endpoints subscribed to every event
 // against none, is bench/delivery.ts with BENCH_VARIANT_ENV='{"WEBHOOK_ENDPOINTS":"2"}'.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -30,6 +31,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 /** The worker's per-endpoint cap (MAILSVC_WEBHOOK_PER_ENDPOINT, as the worker reads it): the baseline's lanes. */
 const CONCURRENCY = Number(process.env.MAILSVC_WEBHOOK_PER_ENDPOINT ?? 8);
 const TICKS_PER_SECOND = 100;
+/** Node flags for the worker processes, e.g. '["--cpu-prof"]' (V8's own are not allowed in NODE_OPTIONS). */
+const WORKER_NODE_FLAGS: string[] = JSON.parse(process.env.BENCH_WORKER_NODE_FLAGS ?? '[]');
 
 interface Arrival {
   id: string;
@@ -156,16 +159,20 @@ async function main() {
     for (let i = 0; i < events.length; i += 1000) await queueWebhookEvents(db, events.slice(i, i + 1000));
     const ids = new Set(events.map((e) => e.id));
     const start = receiver.arrivals.length;
-    const child = spawn(process.execPath, [path.join(ROOT, 'packages/server/bin/mailsvc.js'), 'worker'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: bench.runtime.config.DATABASE_URL!,
-        MAILSVC_DATA_DIR: bench.runtime.config.dataDir,
-        MAILSVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+    const child = spawn(
+      process.execPath,
+      [...WORKER_NODE_FLAGS, path.join(ROOT, 'packages/server/bin/mailsvc.js'), 'worker'],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: bench.runtime.config.DATABASE_URL!,
+          MAILSVC_DATA_DIR: bench.runtime.config.dataDir,
+          MAILSVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let ready = { t: 0, cpu: 0, receiver: 0 };
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -44,12 +44,16 @@ BEGIN
                                  * GREATEST(0, extract(epoch FROM p_now - w.rate_refilled_at)))
                END AS tokens
       ) b
-     -- probes of each endpoint's index range (LIMIT 1: never turned into a hash of every due
-     -- delivery, which a generic plan chose: a claim then read the whole backlog)
+     -- probes of each endpoint's index ranges: LIMIT 1, never a hash of every due delivery (a
+     -- generic plan chose one: a claim read the whole backlog); ORDER BY the index's column, never
+     -- a scan of the table (chosen under statistics from before a burst: a claim read every
+     -- delivery already made)
      WHERE (SELECT true FROM webhook_deliveries d
-             WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= p_now LIMIT 1)
+             WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= p_now
+             ORDER BY d.next_attempt_at LIMIT 1)
         OR (SELECT true FROM webhook_deliveries d
-             WHERE d.endpoint_id = w.id AND d.status = 'sending' AND d.locked_until < p_now LIMIT 1)
+             WHERE d.endpoint_id = w.id AND d.status = 'sending' AND d.locked_until < p_now
+             ORDER BY d.locked_until LIMIT 1)
   ), stale AS (
     -- a crashed worker's deliveries (their lease ran out), then the due ones oldest first: two
     -- index ranges per endpoint rather than one scan and sort of an OR
