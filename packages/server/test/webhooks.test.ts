@@ -570,14 +570,19 @@ describe('webhooks', () => {
       }
     });
 
-    it('holds deliveries back for mailFirstMs of a backlog at most', async () => {
-      const worker = besideMail(() => true, 300);
+    it('holds deliveries back for mailFirstMs of a backlog at most, then not again for as long', async () => {
+      const worker = besideMail(() => true, 600);
       await ok('/v1/webhooks/test', { endpointId: endpoint.id });
       const started = Date.now();
       worker.start();
       try {
         expect(await receivedWithin(1, 3000)).toBe(1);
-        expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+        // the backlog goes on; the next event is not held back at once
+        const queued = Date.now();
+        await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+        expect(await receivedWithin(2, 3000)).toBe(2);
+        expect(Date.now() - queued).toBeLessThan(450); // a second pause would take 600 ms
       } finally {
         await worker.stop();
       }

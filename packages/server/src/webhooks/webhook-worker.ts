@@ -34,7 +34,8 @@ export interface WebhookWorkerOptions {
    * Whether this process has a backlog of mail (delivery/worker.ts `backlogged`): mail first. For
    * up to `mailFirstMs` of a backlog no delivery starts (those in flight finish), so a burst of
    * mail is not slowed by its own events; they follow once it is out. A longer backlog shares the
-   * worker again, so events are never more than about that much behind for this reason.
+   * worker again, and after a pause none follows for as long as it lasted: events are held back
+   * at most half the time, never more than `mailFirstMs` at a stretch.
    */
   isMailBacklogged?: () => boolean;
   /** Default MAIL_FIRST_MS. */
@@ -120,18 +121,25 @@ export class WebhookWorker {
     this.runner.start();
   }
 
-  /** When this process's mail backlog began (performance.now()), while it lasts. */
-  private mailBacklogSince: number | undefined;
+  /** When the pause for a mail backlog began (performance.now()), while it lasts. */
+  private pausedSince: number | undefined;
+  /** No new pause before this: as long after a pause as the pause lasted. */
+  private noPauseUntil = 0;
 
-  /** The runner's slots now: none in the first `mailFirstMs` of a mail backlog, else all. */
+  /** The runner's slots now: none while paused for a mail backlog, else all. */
   private slotsBesideMail(): number {
-    if (!this.opts.isMailBacklogged?.()) {
-      this.mailBacklogSince = undefined;
-      return this.opts.concurrency;
-    }
     const now = performance.now();
-    this.mailBacklogSince ??= now;
-    return now - this.mailBacklogSince < (this.opts.mailFirstMs ?? MAIL_FIRST_MS) ? 0 : this.opts.concurrency;
+    const isBacklogged = this.opts.isMailBacklogged?.() ?? false;
+    if (this.pausedSince !== undefined) {
+      const lasted = now - this.pausedSince;
+      if (isBacklogged && lasted < (this.opts.mailFirstMs ?? MAIL_FIRST_MS)) return 0;
+      this.pausedSince = undefined;
+      this.noPauseUntil = now + lasted;
+    } else if (isBacklogged && now >= this.noPauseUntil) {
+      this.pausedSince = now;
+      return 0;
+    }
+    return this.opts.concurrency;
   }
 
   /** Stops claiming and waits for the attempts in flight (each ends within the request timeout). */
