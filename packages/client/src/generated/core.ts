@@ -2218,7 +2218,7 @@ export interface CreateWebhookResult {
      */
     createdAt: string
     /**
-     * ISO 8601, UTC, with milliseconds
+     * ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
      */
     updatedAt: string
   }
@@ -2261,7 +2261,7 @@ export interface ListWebhooksResult {
      */
     createdAt: string
     /**
-     * ISO 8601, UTC, with milliseconds
+     * ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
      */
     updatedAt: string
   }[]
@@ -2300,7 +2300,7 @@ export interface GetWebhookResult {
      */
     createdAt: string
     /**
-     * ISO 8601, UTC, with milliseconds
+     * ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
      */
     updatedAt: string
   }
@@ -2350,7 +2350,7 @@ export interface UpdateWebhookResult {
      */
     createdAt: string
     /**
-     * ISO 8601, UTC, with milliseconds
+     * ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
      */
     updatedAt: string
   }

@@ -5101,7 +5101,7 @@ export interface operations {
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601, UTC, with milliseconds
+                             * @description ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
                              */
                             updatedAt: string;
                         };
@@ -5302,7 +5302,7 @@ export interface operations {
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601, UTC, with milliseconds
+                             * @description ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
                              */
                             updatedAt: string;
                         }[];
@@ -5492,7 +5492,7 @@ export interface operations {
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601, UTC, with milliseconds
+                             * @description ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
                              */
                             updatedAt: string;
                         };
@@ -5692,7 +5692,7 @@ export interface operations {
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601, UTC, with milliseconds
+                             * @description ISO 8601, UTC, with milliseconds: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)
                              */
                             updatedAt: string;
                         };

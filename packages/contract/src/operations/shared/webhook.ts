@@ -86,7 +86,10 @@ export const WebhookEndpoint = Type.Object(
       },
     ),
     createdAt: Timestamp,
-    updatedAt: Timestamp,
+    updatedAt: {
+      ...Timestamp,
+      description: `${Timestamp.description}: its last change (its settings, its secret, its being disabled or enabled, its deliveries beginning or ceasing to fail; not every delivery)`,
+    },
   },
   { additionalProperties: false },
 );
