@@ -21,6 +21,11 @@ export function isStorableString(s: string): boolean {
   return !s.includes('\u0000') && (s as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
+/** The string made storable: each NUL and unpaired surrogate replaced by U+FFFD. */
+export function toStorableString(s: string): string {
+  return (s as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
+}
+
 const STRING_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
 /**

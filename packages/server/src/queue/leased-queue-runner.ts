@@ -6,8 +6,9 @@
 // the queue's `recordFailure` (an event on the item and a later retry), not only logged; an item
 // whose failure cannot be recorded (or whose queue records failures inside `work` itself) waits
 // out its lease and is claimed again. Nothing is lost either way: only a recorded outcome ends an
-// item. The delivery worker is the first queue on it (delivery/worker.ts); the webhook and
-// domain-check queues of later milestones are meant to be the next.
+// item. Its queues: mail delivery (delivery/worker.ts), webhook deliveries (webhooks/webhook-worker.ts,
+// which records its outcomes with the next claim: `claimRecording`) and domain checks
+// (domains/domain-check-worker.ts).
 import { randomBytes } from 'node:crypto';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Deps } from '../domain/deps.js';
@@ -103,6 +104,11 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }, R =
   /** Items being worked now. */
   get busy(): number {
     return this.inFlight;
+  }
+
+  /** Looks for work now (a limit that was lowered may have been raised). */
+  nudge(): void {
+    this.wake(true);
   }
 
   start(): void {
@@ -245,7 +251,8 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }, R =
           taken.map((o) => o.outcome),
         );
       } catch (err) {
-        this.outcomes.unshift(...taken); // recorded at the next call
+        if (isDatabaseUnavailable(err) || taken.length === 0) this.outcomes.unshift(...taken);
+        else await this.recordEachAlone(taken, lease);
         throw err;
       }
       for (const o of taken) this.release(o.item);
@@ -289,6 +296,29 @@ export class LeasedQueueRunner<T extends { claimToken: string; id: string }, R =
         `${this.opts.name}: recording the failure failed; the item is retried when its lease runs out`,
       );
       return undefined;
+    }
+  }
+
+  /**
+   * The database refused a call carrying outcomes (not an outage): one of them may be what it
+   * refuses, and it must not hold the others and every later claim. Each is recorded alone; one
+   * still refused is logged and let go (its lease runs out and the item is worked again).
+   */
+  private async recordEachAlone(taken: { item: T; outcome: R }[], lease: Lease): Promise<void> {
+    for (const o of taken) {
+      try {
+        await this.queue.claimRecording!({ ...lease, limit: 0 }, [o.outcome]);
+      } catch (err) {
+        if (isDatabaseUnavailable(err)) {
+          this.outcomes.push(o);
+          continue;
+        }
+        this.deps.log.error(
+          { err, id: o.item.id },
+          `${this.opts.name}: the database refused this outcome; the item is worked again when its lease runs out`,
+        );
+      }
+      this.release(o.item);
     }
   }
 

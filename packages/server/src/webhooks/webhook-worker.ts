@@ -33,9 +33,9 @@ export interface WebhookWorkerOptions {
   /**
    * Whether this process has a backlog of mail (delivery/worker.ts `backlogged`): mail first. For
    * up to `mailFirstMs` of a backlog no delivery starts (those in flight finish), so a burst of
-   * mail is not slowed by its own events; they follow once it is out. A longer backlog shares the
-   * worker again, and after a pause none follows for as long as it lasted: events are held back
-   * at most half the time, never more than `mailFirstMs` at a stretch.
+   * mail is not slowed by its own events; they follow once it is out. The pauses draw on a budget
+   * of `mailFirstMs` that time outside a pause refills: events are held back never more than
+   * that at a stretch, and at most half the time however the backlog comes and goes.
    */
   isMailBacklogged?: () => boolean;
   /** Default MAIL_FIRST_MS. */
@@ -44,6 +44,8 @@ export interface WebhookWorkerOptions {
 
 /** How long a backlog of mail holds webhook deliveries back, at most. */
 export const MAIL_FIRST_MS = 30_000;
+/** How often a pause for mail looks whether it is over. */
+const PAUSE_RECHECK_MS = 250;
 
 /** Why an answer is not a success, for the attempt log. */
 function failureOf(r: WebhookResponse): string | null {
@@ -121,25 +123,36 @@ export class WebhookWorker {
     this.runner.start();
   }
 
-  /** When the pause for a mail backlog began (performance.now()), while it lasts. */
-  private pausedSince: number | undefined;
-  /** No new pause before this: as long after a pause as the pause lasted. */
-  private noPauseUntil = 0;
+  /** Whether the runner was last told it has no slots (a pause for mail). */
+  private isPaused = false;
+  /** Milliseconds of pause left: spent while paused, refilled as long outside, up to mailFirstMs. */
+  private pauseBudgetMs: number | undefined;
+  /** When the budget was last brought up to date (performance.now()). */
+  private budgetAt = 0;
 
-  /** The runner's slots now: none while paused for a mail backlog, else all. */
+  /** Checks again soon while paused: the pause ends with the backlog, or after mailFirstMs. */
+  private recheck: NodeJS.Timeout | undefined;
+
+  /** The runner's slots now: none while paused for a mail backlog (and budget is left), else all. */
   private slotsBesideMail(): number {
+    if (!this.opts.isMailBacklogged) return this.opts.concurrency;
     const now = performance.now();
-    const isBacklogged = this.opts.isMailBacklogged?.() ?? false;
-    if (this.pausedSince !== undefined) {
-      const lasted = now - this.pausedSince;
-      if (isBacklogged && lasted < (this.opts.mailFirstMs ?? MAIL_FIRST_MS)) return 0;
-      this.pausedSince = undefined;
-      this.noPauseUntil = now + lasted;
-    } else if (isBacklogged && now >= this.noPauseUntil) {
-      this.pausedSince = now;
-      return 0;
-    }
-    return this.opts.concurrency;
+    const most = this.opts.mailFirstMs ?? MAIL_FIRST_MS;
+    const elapsed = now - this.budgetAt;
+    this.budgetAt = now;
+    const budget = this.pauseBudgetMs ?? most;
+    this.pauseBudgetMs = this.isPaused ? budget - elapsed : Math.min(most, budget + elapsed);
+    this.isPaused = this.opts.isMailBacklogged() && this.pauseBudgetMs > 0;
+    return this.isPaused ? this.paused() : this.opts.concurrency;
+  }
+
+  /** No slots, and a look again within PAUSE_RECHECK_MS (the runner's poll may be a minute). */
+  private paused(): number {
+    this.recheck ??= setTimeout(() => {
+      this.recheck = undefined;
+      if (this.runner.running) this.runner.nudge();
+    }, PAUSE_RECHECK_MS).unref();
+    return 0;
   }
 
   /** Stops claiming and waits for the attempts in flight (each ends within the request timeout). */

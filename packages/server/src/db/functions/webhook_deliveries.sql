@@ -167,24 +167,29 @@ BEGIN
     WHERE w.id = p.endpoint_id AND (w.failing_since IS NULL) = NOT p.ok
   )
   -- the rows as they were before this statement: the streak's start is the one kept, or this one
-  SELECT COALESCE(jsonb_agg(jsonb_build_object('id', c.id, 'reason', c.reason))
+  SELECT COALESCE(jsonb_agg(jsonb_build_object('id', c.id, 'reason', c.reason, 'at', c.last_at))
                     FILTER (WHERE c.reason IS NOT NULL), '[]'::jsonb)
     INTO v_disable
-    FROM (SELECT w.id, CASE WHEN p.gone THEN 'gone'
-                            WHEN NOT p.ok AND COALESCE(w.failing_since, p.first_at) <= p.last_at - p_disable_after
-                            THEN 'failing'
-                       END AS reason
+    FROM (SELECT w.id, p.last_at,
+                 CASE WHEN p.gone THEN 'gone'
+                      WHEN NOT p.ok AND COALESCE(w.failing_since, p.first_at) <= p.last_at - p_disable_after
+                      THEN 'failing'
+                 END AS reason
             FROM per_endpoint p JOIN webhook_endpoints w ON w.id = p.endpoint_id) c;
 
-  -- A statement of its own: it re-checks `enabled` against the latest row, so of two workers
-  -- recording a 410 for one endpoint at once only one disables it, and audits it (in the same
-  -- statement: the record needs no transaction of its own). p_audit_id_prefix: the 10 time
-  -- characters of the audit events' ULID ids.
+  -- A statement of its own: it re-checks `enabled` (and a failing streak) against the latest row,
+  -- so of two workers recording a 410 for one endpoint at once only one disables it, and an
+  -- endpoint enabled again while this recorded is not disabled by what it read before; it audits
+  -- the change in the same statement (the record needs no transaction of its own), at the time of
+  -- the attempt that caused it. p_audit_id_prefix: the 10 time characters of the audit events'
+  -- ULID ids.
   RETURN QUERY
   WITH disabled AS (
-    UPDATE webhook_endpoints w SET enabled = false, disabled_reason = c.reason
-      FROM jsonb_to_recordset(v_disable) AS c(id text, reason text)
+    UPDATE webhook_endpoints w SET enabled = false, disabled_reason = c.reason,
+                                   updated_at = GREATEST(w.updated_at, c.at)
+      FROM jsonb_to_recordset(v_disable) AS c(id text, reason text, at timestamptz)
      WHERE w.id = c.id AND w.enabled
+       AND (c.reason = 'gone' OR w.failing_since <= c.at - p_disable_after)
     RETURNING w.id, w.environment_id, w.tenant_id, w.disabled_reason, w.updated_at
   ), audited AS (
     INSERT INTO audit_events (id, tenant_id, environment_id, actor, action, target_type, target_id,

@@ -25,18 +25,23 @@ export function listEndpoints(db: Db, environmentId: string): Promise<WebhookEnd
     .execute();
 }
 
+/**
+ * An endpoint of the environment. `lock`: `update` to delete it; `no key update` to change it, which
+ * the webhook runner's records (their attempts' foreign-key checks take KEY SHARE) never wait for.
+ */
 export async function findEndpoint(
   db: Db,
   environmentId: string,
   id: string,
-  forUpdate = false,
+  lock?: 'update' | 'no key update',
 ): Promise<WebhookEndpointRow | undefined> {
   let q = db
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('environment_id', '=', environmentId)
     .where('id', '=', id);
-  if (forUpdate) q = q.forUpdate();
+  if (lock === 'update') q = q.forUpdate();
+  if (lock === 'no key update') q = q.forNoKeyUpdate();
   return q.executeTakeFirst();
 }
 

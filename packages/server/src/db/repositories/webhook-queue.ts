@@ -1,6 +1,7 @@
 // The webhook deliveries as a queue (db/functions/webhook_deliveries.sql) and the outbox's entry
 // for events that are not a message's (db/functions/webhook_outbox.sql). Every time comes from
 // the caller's clock.
+import { toStorableString } from '@mailsvc/contract/json-input';
 import { sql } from 'kysely';
 import { newId, ulid } from '../../ids.js';
 import type { Lease } from '../../queue/leased-queue-runner.js';
@@ -104,10 +105,10 @@ export async function recordAndClaimDeliveries(
     attempt_id: r.attemptId,
     outcome: r.outcome,
     status_code: r.statusCode,
-    // PostgreSQL text holds no NUL
-    response_body: r.responseBody.replaceAll('\u0000', '\uFFFD'),
+    // jsonb refuses a NUL or an unpaired surrogate (an error message cut at 500 may end in one)
+    response_body: toStorableString(r.responseBody),
     latency_ms: Math.max(0, Math.round(r.latencyMs)),
-    error: r.error,
+    error: r.error === null ? null : toStorableString(r.error),
     next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
     gone: r.gone,
     now: r.now.toISOString(),

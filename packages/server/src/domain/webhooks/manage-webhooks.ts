@@ -93,7 +93,7 @@ export async function updateWebhook(
   const url = input.url === undefined ? undefined : await checkEndpointUrl(deps, input.url);
   const now = deps.clock.now();
   const row = await inTransaction(deps.db, async (trx) => {
-    const before = await findOwnEndpoint(trx, auth, input.endpointId, true);
+    const before = await findOwnEndpoint(trx, auth, input.endpointId, 'no key update');
     const after = await updateEndpoint(
       trx,
       auth.environmentId,
@@ -131,7 +131,7 @@ export async function updateWebhook(
 export async function deleteWebhook(deps: Deps, auth: AuthContext, endpointId: string): Promise<void> {
   const now = deps.clock.now();
   await inTransaction(deps.db, async (trx) => {
-    const row = await findOwnEndpoint(trx, auth, endpointId, true);
+    const row = await findOwnEndpoint(trx, auth, endpointId, 'update');
     await deleteEndpoint(trx, auth.environmentId, row.id);
     await auditEndpoint(trx, auth, 'webhook_endpoint.deleted', row.id, { url: auditedUrl(row.url) }, now);
   });
@@ -146,7 +146,7 @@ export async function rotateWebhookSecret(
   const secret = newWebhookSecret();
   const graceUntil = new Date(now.getTime() + WEBHOOK_SECRET_GRACE_HOURS * 3_600_000);
   await inTransaction(deps.db, async (trx) => {
-    const row = await findOwnEndpoint(trx, auth, endpointId, true);
+    const row = await findOwnEndpoint(trx, auth, endpointId, 'no key update');
     await rotateEndpointSecret(trx, auth.environmentId, row.id, secret, graceUntil, now);
     await auditEndpoint(
       trx,

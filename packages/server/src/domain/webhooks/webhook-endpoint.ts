@@ -38,9 +38,9 @@ export async function findOwnEndpoint(
   db: Db,
   auth: AuthContext,
   endpointId: string,
-  forUpdate = false,
+  lock?: 'update' | 'no key update',
 ): Promise<WebhookEndpointRow> {
-  const row = await findEndpoint(db, auth.environmentId, endpointId, forUpdate);
+  const row = await findEndpoint(db, auth.environmentId, endpointId, lock);
   if (!row)
     throw new ApiError(
       'webhook_endpoint_not_found',
