@@ -182,7 +182,10 @@ BEGIN
   -- endpoint enabled again while this recorded is not disabled by what it read before; it audits
   -- the change in the same statement (the record needs no transaction of its own), at the time of
   -- the attempt that caused it. p_audit_id_prefix: the 10 time characters of the audit events'
-  -- ULID ids.
+  -- ULID ids. Most records disable nothing: then not even planned and started.
+  IF v_disable = '[]'::jsonb THEN
+    RETURN;
+  END IF;
   RETURN QUERY
   WITH disabled AS (
     UPDATE webhook_endpoints w SET enabled = false, disabled_reason = c.reason,
