@@ -52,6 +52,7 @@ import { newId } from '../packages/server/src/ids.js';
 import { newWebhookSecret } from '../packages/server/src/webhooks/signing.js';
 import { openBenchTenant } from './bench-tenant.js';
 import { type DomainSweep, openDomainSweep } from './domains.js';
+import { backendCpu, cpuSeconds, exited, mainThreadCpuSeconds, threadCpuSeconds } from './process-cpu.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -68,7 +69,6 @@ const VARIANT_ENV: Record<string, string> | undefined = process.env.BENCH_VARIAN
 /** The baseline: nodemailer's pool and the concurrent sendMail calls an app would make. */
 const BASELINE = { pool: 5, inFlight: 16 };
 const PICKUPS = 50;
-const TICKS_PER_SECOND = 100; // Linux USER_HZ: /proc/PID/stat counts CPU time in these
 
 interface SinkEvent {
   id: string;
@@ -97,60 +97,6 @@ async function until(check: () => boolean, ms = 180_000, progress?: () => string
     if (Date.now() > deadline) throw new Error(`timed out (${progress?.() ?? ''})`);
     await sleep(5);
   }
-}
-
-/** CPU seconds (user + system) from a /proc stat file; 0 once the process is gone. */
-function statCpu(file: string): number {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(file, 'utf8');
-  } catch {
-    return 0;
-  }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
-/** CPU seconds of a process, all its threads. */
-const cpuSeconds = (pid: number) => statCpu(`/proc/${pid}/stat`);
-
-/** CPU seconds of a process's main thread (the event loop) alone. */
-const mainThreadCpuSeconds = (pid: number) => statCpu(`/proc/${pid}/task/${pid}/stat`);
-
-/**
- * CPU seconds of a process's threads, by their order of creation (every thread of Node 20 is
- * named "node"): the main thread, then V8's platform workers (GC helpers, the optimising
- * compiler), then the ones made later (libuv's pool on its first use: RSA signing).
- */
-function threadCpuSeconds(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  let tasks: string[] = [];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return byName;
-  }
-  for (const [i, tid] of tasks.sort((a, b) => Number(a) - Number(b)).entries()) {
-    const file = `/proc/${pid}/task/${tid}/stat`;
-    if (!fs.existsSync(file)) continue;
-    const name = i === 0 ? 'main' : `#${i}`;
-    byName.set(name, (byName.get(name) ?? 0) + statCpu(file));
-  }
-  return byName;
-}
-
-/** CPU seconds of PostgreSQL's backends now serving a database (0 for a backend not on this host). */
-async function backendCpu(pool: import('pg').Pool): Promise<Map<number, number>> {
-  const { rows } = await pool.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
-  );
-  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise((r) => child.once('exit', (code) => r(code)));
 }
 
 interface Round {

@@ -21,8 +21,7 @@
 // BENCH_DOMAINS per round, default 1000; BENCH_ROUNDS sweep rounds, default 3; then bench/delivery.ts
 // with BENCH_MESSAGES, default 4000, and BENCH_DELIVERY_ROUNDS rounds, default 4 (0: not run))
 // This module also gives bench/delivery.ts its DOMAIN_SWEEP rounds (openDomainSweep).
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import fs from 'node:fs';
+import { fork, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,9 +32,9 @@ import { recordSettings, recordsToPublish } from '../packages/server/src/domains
 import { newId } from '../packages/server/src/ids.js';
 import type { Runtime } from '../packages/server/src/runtime.js';
 import { openBenchTenant } from './bench-tenant.js';
+import { cpuSeconds, exited } from './process-cpu.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TICKS_PER_SECOND = 100; // Linux USER_HZ: /proc/PID/stat counts CPU time in these
 /** Where the sweep's domains live, and the operator's side of their records (what the worker is told). */
 const ZONE = 'sweep.bench.test';
 const SETTINGS = {
@@ -44,17 +43,6 @@ const SETTINGS = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** CPU seconds (user + system) of a process, all its threads; 0 once it is gone. */
-export function cpuSeconds(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
 
 export interface SweepProgress {
   /** last_checked_at set (at or before `until`, when given). */
@@ -229,11 +217,6 @@ export async function openDomainSweep(runtime: Runtime, n: number): Promise<Doma
     await runtime.database.pool.query(text);
   }
 }
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -12,7 +12,6 @@
 // The other figure of the issue, mail delivery with two endpoints subscribed to every event
 // against none, is bench/delivery.ts with BENCH_VARIANT_ENV='{"WEBHOOK_ENDPOINTS":"2"}'.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import { newId } from '../packages/server/src/ids.js';
 import { webhookPayload } from '../packages/server/src/webhooks/payload.js';
 import { newWebhookSecret, signWebhook } from '../packages/server/src/webhooks/signing.js';
 import { openBenchTenant } from './bench-tenant.js';
+import { backendCpu, cpuSeconds, exited } from './process-cpu.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -30,7 +30,6 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 /** The worker's per-endpoint cap (MAILSVC_WEBHOOK_PER_ENDPOINT, as the worker reads it): the baseline's lanes. */
 const CONCURRENCY = Number(process.env.MAILSVC_WEBHOOK_PER_ENDPOINT ?? 8);
-const TICKS_PER_SECOND = 100;
 /** Node flags for the worker processes, e.g. '["--cpu-prof"]' (V8's own are not allowed in NODE_OPTIONS). */
 const WORKER_NODE_FLAGS: string[] = JSON.parse(process.env.BENCH_WORKER_NODE_FLAGS ?? '[]');
 
@@ -48,29 +47,6 @@ async function until(check: () => boolean, ms = 180_000, progress?: () => string
     await sleep(5);
   }
 }
-
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds of PostgreSQL's backends now serving the bench's database, by pid. */
-async function backendCpu(pool: pg.Pool): Promise<Map<number, number>> {
-  const { rows } = await pool.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
-  );
-  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
-}
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
 async function startReceiver(): Promise<{ port: number; child: ChildProcess; arrivals: Arrival[] }> {
   const child = fork(path.join(ROOT, 'bench/webhook-receiver.mjs'));
