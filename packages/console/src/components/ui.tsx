@@ -1,4 +1,4 @@
-// Small shared pieces: async loading, alerts, empty states, dates, copy buttons, table wrappers.
+// Small shared pieces: async loading, alerts, empty states, dates, copy buttons, table wrappers, form fields.
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
@@ -218,5 +218,26 @@ export function DigitsField(props: {
         onInput={(e) => props.onInput(e.currentTarget.value.replace(/\D/g, ''))}
       />
     </>
+  );
+}
+
+/** A form field: its label (for the control with `id`) and the control. */
+export function Field(props: { id: string; label: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.children}
+    </div>
+  );
+}
+
+/** A form's submit button, off while its action runs. */
+export function SubmitActions(props: { busy: boolean; children: ComponentChildren }) {
+  return (
+    <div class="actions">
+      <button type="submit" class="btn btn-primary" disabled={props.busy}>
+        {props.children}
+      </button>
+    </div>
   );
 }

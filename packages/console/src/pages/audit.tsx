@@ -1,7 +1,7 @@
 // Audit log: the environment's audit events, newest first, a page at a time.
 import { useState } from 'preact/hooks';
 import { Pager, useCursorPages } from '../components/pager.js';
-import { AsyncView, DateTime, PageTitle, TableWrap, useAsync } from '../components/ui.js';
+import { AsyncView, DateTime, Field, PageTitle, TableWrap, useAsync } from '../components/ui.js';
 import { useConsole } from '../context.js';
 
 function details(value: Record<string, unknown>): string {
@@ -29,10 +29,9 @@ export function AuditPage() {
     <>
       <PageTitle title="Audit log">Audit log</PageTitle>
       <form class="inline-form" onSubmit={submit}>
-        <div class="field">
-          <label for="audit-action">Action (e.g. api_key.created)</label>
+        <Field id="audit-action" label="Action (e.g. api_key.created)">
           <input id="audit-action" type="text" value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </div>
+        </Field>
         <button type="submit" class="btn btn-primary">
           Search
         </button>

@@ -3,7 +3,7 @@
 // the job's progress is shown until it ends (docs/bulk.md).
 import { roleAllows } from '@mailsvc/contract/roles';
 import { useState } from 'preact/hooks';
-import { ActionStatus, ErrorBox, PageTitle, useAction, useAsync } from '../components/ui.js';
+import { ActionStatus, ErrorBox, Field, PageTitle, useAction, useAsync } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { href, navigate, useLocation } from '../router.js';
 import type { Mailsvc } from '../sdk.js';
@@ -34,8 +34,7 @@ function BulkFields(props: { form: BulkForm; set: (patch: Partial<BulkForm>) => 
   const { form, set } = props;
   return (
     <>
-      <div class="field">
-        <label for="bulk-template">Template</label>
+      <Field id="bulk-template" label="Template">
         <select
           id="bulk-template"
           value={form.templateId}
@@ -47,9 +46,8 @@ function BulkFields(props: { form: BulkForm; set: (patch: Partial<BulkForm>) => 
             </option>
           ))}
         </select>
-      </div>
-      <div class="field">
-        <label for="bulk-group">Group</label>
+      </Field>
+      <Field id="bulk-group" label="Group">
         <select
           id="bulk-group"
           value={form.groupSlug}
@@ -62,7 +60,7 @@ function BulkFields(props: { form: BulkForm; set: (patch: Partial<BulkForm>) => 
             </option>
           ))}
         </select>
-      </div>
+      </Field>
       <div class="field field-wide">
         <label for="bulk-contacts">Contacts</label>
         <textarea

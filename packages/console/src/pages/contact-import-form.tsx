@@ -1,7 +1,7 @@
 // Contacts: import a CSV file (read in the browser, sent by contact-import.ts a batch at a time),
 // with its progress, the rows refused, and an optional group every imported contact joins.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ErrorBox, errorMessage, TableWrap } from '../components/ui.js';
+import { ErrorBox, errorMessage, Field, TableWrap } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import {
   GROUP_SLUG,
@@ -163,8 +163,7 @@ export function ContactImport({ onImported }: { onImported: () => void }) {
             onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
           />
         </div>
-        <div class="field">
-          <label for="import-group">Group</label>
+        <Field id="import-group" label="Group">
           <input
             id="import-group"
             type="text"
@@ -176,7 +175,7 @@ export function ContactImport({ onImported }: { onImported: () => void }) {
           <span class="hint" id="import-group-help">
             Every imported contact joins it (created when missing); their other groups stay.
           </span>
-        </div>
+        </Field>
         <div class="actions">
           <button type="submit" class="btn btn-primary" disabled={running}>
             Import

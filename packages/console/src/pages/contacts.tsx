@@ -2,7 +2,7 @@
 import { roleAllows } from '@mailsvc/contract/roles';
 import { useState } from 'preact/hooks';
 import { Pager, useCursorPages } from '../components/pager.js';
-import { AsyncView, DateTime, PageTitle, StatusBadge, TableWrap, useAsync } from '../components/ui.js';
+import { AsyncView, DateTime, Field, PageTitle, StatusBadge, TableWrap, useAsync } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import type { ListContactsResult } from '../sdk.js';
 import { ContactImport } from './contact-import-form.js';
@@ -66,15 +66,14 @@ function ContactList({ refresh }: { refresh: number }) {
     <section aria-labelledby="contacts-h">
       <h2 id="contacts-h">Contacts</h2>
       <form class="inline-form" onSubmit={submit}>
-        <div class="field">
-          <label for="contact-search">Email or name contains</label>
+        <Field id="contact-search" label="Email or name contains">
           <input
             id="contact-search"
             type="search"
             value={text}
             onInput={(e) => setText(e.currentTarget.value)}
           />
-        </div>
+        </Field>
         <button type="submit" class="btn btn-primary">
           Search
         </button>

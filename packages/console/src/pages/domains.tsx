@@ -6,8 +6,10 @@ import {
   AsyncView,
   CopyButton,
   DateTime,
+  Field,
   PageTitle,
   StatusBadge,
+  SubmitActions,
   TableWrap,
   useAction,
   useAsync,
@@ -195,8 +197,7 @@ function AddDomain({ onAdded }: { onAdded: (id: string) => void }) {
     <section aria-labelledby="add-dom-h">
       <h2 id="add-dom-h">Add a domain</h2>
       <form class="filters" onSubmit={submit}>
-        <div class="field">
-          <label for="dom-name">Domain</label>
+        <Field id="dom-name" label="Domain">
           <input
             id="dom-name"
             type="text"
@@ -205,9 +206,8 @@ function AddDomain({ onAdded }: { onAdded: (id: string) => void }) {
             value={domain}
             onInput={(e) => setDomain(e.currentTarget.value)}
           />
-        </div>
-        <div class="field">
-          <label for="dom-scope">Scope</label>
+        </Field>
+        <Field id="dom-scope" label="Scope">
           <select
             id="dom-scope"
             value={scope}
@@ -217,12 +217,8 @@ function AddDomain({ onAdded }: { onAdded: (id: string) => void }) {
             <option value="project">Every environment of the project</option>
             <option value="tenant">Every environment of the tenant</option>
           </select>
-        </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Add domain
-          </button>
-        </div>
+        </Field>
+        <SubmitActions busy={action.busy}>Add domain</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </section>

@@ -4,6 +4,7 @@ import {
   AsyncView,
   DateTime,
   ErrorBox,
+  Field,
   PageTitle,
   StatusBadge,
   TableWrap,
@@ -61,7 +62,8 @@ function toBody(f: Filters, cursor: string | null): ListMessagesBody {
   return body;
 }
 
-function Field(props: {
+/** A text input in a Field: the filters' inputs. */
+function TextField(props: {
   id: string;
   label: string;
   value: string;
@@ -69,15 +71,14 @@ function Field(props: {
   onInput: (v: string) => void;
 }) {
   return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
+    <Field id={props.id} label={props.label}>
       <input
         id={props.id}
         type={(props.type ?? 'text') as 'text'}
         value={props.value}
         onInput={(e) => props.onInput(e.currentTarget.value)}
       />
-    </div>
+    </Field>
   );
 }
 
@@ -98,8 +99,7 @@ function FilterForm({ initial }: { initial: Filters }) {
   };
   return (
     <form class="filters" onSubmit={submit} aria-label="Filter emails">
-      <div class="field">
-        <label for="f-status">Status</label>
+      <Field id="f-status" label="Status">
         <select id="f-status" value={f.status} onChange={(e) => set('status')(e.currentTarget.value)}>
           <option value="">Any status</option>
           {MESSAGE_STATUSES.map((s) => (
@@ -108,13 +108,13 @@ function FilterForm({ initial }: { initial: Filters }) {
             </option>
           ))}
         </select>
-      </div>
-      <Field id="f-template" label="Template ID" value={f.templateId} onInput={set('templateId')} />
-      <Field id="f-to" label="Recipient (to)" type="email" value={f.to} onInput={set('to')} />
-      <Field id="f-after" label="Created after" type="date" value={f.after} onInput={set('after')} />
-      <Field id="f-before" label="Created before" type="date" value={f.before} onInput={set('before')} />
-      <Field id="f-meta" label="Metadata key=value" value={f.metadata} onInput={set('metadata')} />
-      <Field id="f-job" label="Bulk send (job id)" value={f.bulkJobId} onInput={set('bulkJobId')} />
+      </Field>
+      <TextField id="f-template" label="Template ID" value={f.templateId} onInput={set('templateId')} />
+      <TextField id="f-to" label="Recipient (to)" type="email" value={f.to} onInput={set('to')} />
+      <TextField id="f-after" label="Created after" type="date" value={f.after} onInput={set('after')} />
+      <TextField id="f-before" label="Created before" type="date" value={f.before} onInput={set('before')} />
+      <TextField id="f-meta" label="Metadata key=value" value={f.metadata} onInput={set('metadata')} />
+      <TextField id="f-job" label="Bulk send (job id)" value={f.bulkJobId} onInput={set('bulkJobId')} />
       <div class="actions">
         <button type="submit" class="btn btn-primary">
           Search

@@ -5,9 +5,11 @@ import {
   ActionStatus,
   AsyncView,
   DateTime,
+  Field,
   PageTitle,
   SecretBox,
   StatusBadge,
+  SubmitActions,
   TableWrap,
   useAction,
   useAsync,
@@ -35,8 +37,7 @@ function CreateKey({ onCreated }: { onCreated: (apiKey: string) => void }) {
     <section aria-labelledby="new-key-h">
       <h2 id="new-key-h">Create a key</h2>
       <form class="filters" onSubmit={submit}>
-        <div class="field">
-          <label for="key-name">Name</label>
+        <Field id="key-name" label="Name">
           <input
             id="key-name"
             type="text"
@@ -44,9 +45,8 @@ function CreateKey({ onCreated }: { onCreated: (apiKey: string) => void }) {
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
-        </div>
-        <div class="field">
-          <label for="key-scope">Scope</label>
+        </Field>
+        <Field id="key-scope" label="Scope">
           <select
             id="key-scope"
             value={scope}
@@ -55,12 +55,8 @@ function CreateKey({ onCreated }: { onCreated: (apiKey: string) => void }) {
             <option value="send">send: send and read the quota only</option>
             <option value="full">full: every operation</option>
           </select>
-        </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Create key
-          </button>
-        </div>
+        </Field>
+        <SubmitActions busy={action.busy}>Create key</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </section>

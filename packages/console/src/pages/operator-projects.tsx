@@ -7,6 +7,7 @@ import {
   DateTime,
   Empty,
   StatusBadge,
+  SubmitActions,
   TableWrap,
   useAction,
   useAsync,
@@ -45,11 +46,7 @@ export function NameForm(props: {
             onInput={(e) => setName(e.currentTarget.value)}
           />
         </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            {props.button}
-          </button>
-        </div>
+        <SubmitActions busy={action.busy}>{props.button}</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </>

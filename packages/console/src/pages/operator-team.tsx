@@ -8,7 +8,9 @@ import {
   AsyncView,
   DateTime,
   Empty,
+  Field,
   StatusBadge,
+  SubmitActions,
   TableWrap,
   useAction,
   useAsync,
@@ -98,8 +100,7 @@ function InviteForm(props: { tenant: Tenant; firstOwner: boolean; onInvited: () 
     <>
       <h3>Invite a member to {props.tenant.name}</h3>
       <form class="filters" onSubmit={submit}>
-        <div class="field">
-          <label for="op-invite-email">Email</label>
+        <Field id="op-invite-email" label="Email">
           <input
             id="op-invite-email"
             type="email"
@@ -107,9 +108,8 @@ function InviteForm(props: { tenant: Tenant; firstOwner: boolean; onInvited: () 
             value={email}
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
-        </div>
-        <div class="field">
-          <label for="op-invite-role">Role</label>
+        </Field>
+        <Field id="op-invite-role" label="Role">
           <select
             id="op-invite-role"
             value={role}
@@ -121,12 +121,8 @@ function InviteForm(props: { tenant: Tenant; firstOwner: boolean; onInvited: () 
               </option>
             ))}
           </select>
-        </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Invite
-          </button>
-        </div>
+        </Field>
+        <SubmitActions busy={action.busy}>Invite</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </>

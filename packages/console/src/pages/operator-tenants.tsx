@@ -5,7 +5,9 @@ import {
   type Async,
   AsyncView,
   DateTime,
+  Field,
   StatusBadge,
+  SubmitActions,
   TableWrap,
   useAction,
   useAsync,
@@ -33,8 +35,7 @@ function CreateTenant({ planIds, onCreated }: { planIds: string[]; onCreated: (t
     <>
       <h3>Create a tenant</h3>
       <form class="filters" onSubmit={submit}>
-        <div class="field">
-          <label for="op-tenant-name">Name</label>
+        <Field id="op-tenant-name" label="Name">
           <input
             id="op-tenant-name"
             type="text"
@@ -43,9 +44,8 @@ function CreateTenant({ planIds, onCreated }: { planIds: string[]; onCreated: (t
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
-        </div>
-        <div class="field">
-          <label for="op-tenant-plan">Plan</label>
+        </Field>
+        <Field id="op-tenant-plan" label="Plan">
           <select id="op-tenant-plan" value={plan} onChange={(e) => setChosen(e.currentTarget.value)}>
             {planIds.map((id) => (
               <option key={id} value={id}>
@@ -54,10 +54,9 @@ function CreateTenant({ planIds, onCreated }: { planIds: string[]; onCreated: (t
             ))}
             <option value={OTHER_PLAN}>Another plan id…</option>
           </select>
-        </div>
+        </Field>
         {plan === OTHER_PLAN ? (
-          <div class="field">
-            <label for="op-tenant-plan-id">Plan id</label>
+          <Field id="op-tenant-plan-id" label="Plan id">
             <input
               id="op-tenant-plan-id"
               type="text"
@@ -65,13 +64,9 @@ function CreateTenant({ planIds, onCreated }: { planIds: string[]; onCreated: (t
               value={otherPlan}
               onInput={(e) => setOtherPlan(e.currentTarget.value)}
             />
-          </div>
+          </Field>
         ) : null}
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Create tenant
-          </button>
-        </div>
+        <SubmitActions busy={action.busy}>Create tenant</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </>
@@ -152,8 +147,7 @@ function CreatePlan({ onCreated }: { onCreated: (p: Plan) => void }) {
     <>
       <h3>Create a plan</h3>
       <form class="filters" onSubmit={submit}>
-        <div class="field">
-          <label for="op-plan-id">Id</label>
+        <Field id="op-plan-id" label="Id">
           <input
             id="op-plan-id"
             type="text"
@@ -167,9 +161,8 @@ function CreatePlan({ onCreated }: { onCreated: (p: Plan) => void }) {
           <span id="op-plan-id-hint" class="hint">
             Lowercase letters, digits, - and _
           </span>
-        </div>
-        <div class="field">
-          <label for="op-plan-limit">Monthly limit (emails)</label>
+        </Field>
+        <Field id="op-plan-limit" label="Monthly limit (emails)">
           <input
             id="op-plan-limit"
             type="number"
@@ -179,7 +172,7 @@ function CreatePlan({ onCreated }: { onCreated: (p: Plan) => void }) {
             value={limit}
             onInput={(e) => setLimit(e.currentTarget.value)}
           />
-        </div>
+        </Field>
         <div class="check">
           <input
             id="op-plan-overage"
@@ -189,11 +182,7 @@ function CreatePlan({ onCreated }: { onCreated: (p: Plan) => void }) {
           />
           <label for="op-plan-overage">Overage allowed</label>
         </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Create plan
-          </button>
-        </div>
+        <SubmitActions busy={action.busy}>Create plan</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </>

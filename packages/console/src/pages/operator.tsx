@@ -2,7 +2,7 @@
 // and a tenant's first members through /admin/v1. Works signed in (in the shell) or signed out
 // (standalone, OperatorStandalone); the token lives in memory only (operator-api.ts).
 import { useState } from 'preact/hooks';
-import { ActionStatus, Notice, PageTitle, useAction, useAsync } from '../components/ui.js';
+import { ActionStatus, Field, Notice, PageTitle, useAction, useAsync } from '../components/ui.js';
 import { BASE } from '../router.js';
 import { admin, adminToken, forgetAdminToken, holdAdminToken, type Plan } from './operator-api.js';
 import { EnvironmentsSection, ProjectsSection } from './operator-projects.js';
@@ -61,8 +61,7 @@ function Selectors(props: {
 }) {
   return (
     <>
-      <div class="field">
-        <label for="op-tenant">Tenant</label>
+      <Field id="op-tenant" label="Tenant">
         <select
           id="op-tenant"
           value={props.tenantId ?? ''}
@@ -76,9 +75,8 @@ function Selectors(props: {
             </option>
           ))}
         </select>
-      </div>
-      <div class="field">
-        <label for="op-project">Project</label>
+      </Field>
+      <Field id="op-project" label="Project">
         <select
           id="op-project"
           value={props.projectId ?? ''}
@@ -92,7 +90,7 @@ function Selectors(props: {
             </option>
           ))}
         </select>
-      </div>
+      </Field>
     </>
   );
 }

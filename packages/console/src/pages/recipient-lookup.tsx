@@ -1,7 +1,7 @@
 // A recipient's state, its recent messages and, on the recipient's own request, a resubscribe.
 import { roleAllows } from '@mailsvc/contract/roles';
 import { useState } from 'preact/hooks';
-import { ActionStatus, DateTime, StatusBadge, TableWrap, useAction } from '../components/ui.js';
+import { ActionStatus, DateTime, Field, StatusBadge, TableWrap, useAction } from '../components/ui.js';
 import { useConsole } from '../context.js';
 import { href } from '../router.js';
 import type { GetRecipientStatusResult } from '../sdk.js';
@@ -138,8 +138,7 @@ export function RecipientLookup() {
     <section aria-labelledby="lookup-h">
       <h2 id="lookup-h">Look up a recipient</h2>
       <form class="inline-form" onSubmit={submit}>
-        <div class="field">
-          <label for="lookup-email">Recipient address</label>
+        <Field id="lookup-email" label="Recipient address">
           <input
             id="lookup-email"
             type="email"
@@ -147,7 +146,7 @@ export function RecipientLookup() {
             value={email}
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
-        </div>
+        </Field>
         <button type="submit" class="btn btn-primary" disabled={action.busy}>
           Look up
         </button>

@@ -6,8 +6,10 @@ import {
   ActionStatus,
   AsyncView,
   DateTime,
+  Field,
   PageTitle,
   StatusBadge,
+  SubmitActions,
   TableWrap,
   useAction,
   useAsync,
@@ -62,8 +64,7 @@ function AddSuppression({ onAdded }: { onAdded: () => void }) {
     <section aria-labelledby="add-supp-h">
       <h2 id="add-supp-h">Add a suppression</h2>
       <form class="filters" onSubmit={submit}>
-        <div class="field">
-          <label for="supp-email">Address</label>
+        <Field id="supp-email" label="Address">
           <input
             id="supp-email"
             type="email"
@@ -71,9 +72,8 @@ function AddSuppression({ onAdded }: { onAdded: () => void }) {
             value={email}
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
-        </div>
-        <div class="field">
-          <label for="supp-note">Note (optional)</label>
+        </Field>
+        <Field id="supp-note" label="Note (optional)">
           <input
             id="supp-note"
             type="text"
@@ -81,21 +81,16 @@ function AddSuppression({ onAdded }: { onAdded: () => void }) {
             value={note}
             onInput={(e) => setNote(e.currentTarget.value)}
           />
-        </div>
-        <div class="field">
-          <label for="supp-until">Until (optional)</label>
+        </Field>
+        <Field id="supp-until" label="Until (optional)">
           <input
             id="supp-until"
             type="datetime-local"
             value={until}
             onInput={(e) => setUntil(e.currentTarget.value)}
           />
-        </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Add suppression
-          </button>
-        </div>
+        </Field>
+        <SubmitActions busy={action.busy}>Add suppression</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </section>
@@ -187,8 +182,7 @@ function SuppressionList({ version, bump }: { version: number; bump: () => void 
     <section aria-labelledby="supp-list-h">
       <h2 id="supp-list-h">Suppressions</h2>
       <div class="toolbar">
-        <div class="field">
-          <label for="supp-reason">Reason</label>
+        <Field id="supp-reason" label="Reason">
           <select
             id="supp-reason"
             value={reason}
@@ -204,7 +198,7 @@ function SuppressionList({ version, bump }: { version: number; bump: () => void 
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <button type="button" class="btn" disabled={exporting.busy} onClick={exportCsv}>
           Export CSV
         </button>

@@ -6,8 +6,10 @@ import {
   ActionStatus,
   AsyncView,
   DateTime,
+  Field,
   PageTitle,
   StatusBadge,
+  SubmitActions,
   TableWrap,
   useAction,
   useAsync,
@@ -46,8 +48,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
     <section aria-labelledby="invite-h">
       <h2 id="invite-h">Invite a member</h2>
       <form class="filters" onSubmit={submit}>
-        <div class="field">
-          <label for="inv-email">Email</label>
+        <Field id="inv-email" label="Email">
           <input
             id="inv-email"
             type="email"
@@ -55,13 +56,11 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
             value={email}
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
-        </div>
-        <div class="field">
-          <label for="inv-name">Name (optional)</label>
+        </Field>
+        <Field id="inv-name" label="Name (optional)">
           <input id="inv-name" type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </div>
-        <div class="field">
-          <label for="inv-role">Role</label>
+        </Field>
+        <Field id="inv-role" label="Role">
           <select
             id="inv-role"
             value={newRole}
@@ -73,12 +72,8 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
               </option>
             ))}
           </select>
-        </div>
-        <div class="actions">
-          <button type="submit" class="btn btn-primary" disabled={action.busy}>
-            Invite
-          </button>
-        </div>
+        </Field>
+        <SubmitActions busy={action.busy}>Invite</SubmitActions>
       </form>
       <ActionStatus action={action} />
     </section>

@@ -2,7 +2,7 @@
 // authenticator app, shown once), turned on with a current code, turned off with one.
 import { useState } from 'preact/hooks';
 import { consoleApi } from '../api.js';
-import { ActionStatus, CopyButton, DigitsField, useAction } from '../components/ui.js';
+import { ActionStatus, CopyButton, DigitsField, SubmitActions, useAction } from '../components/ui.js';
 import { useConsole } from '../context.js';
 
 export function TwoFactor() {
@@ -60,11 +60,7 @@ export function TwoFactor() {
           <div class="field">
             <DigitsField id="totp-code" label="Authenticator code" value={code} onInput={setCode} />
           </div>
-          <div class="actions">
-            <button type="submit" class="btn btn-primary" disabled={action.busy}>
-              {enabled ? 'Turn off' : 'Turn on'}
-            </button>
-          </div>
+          <SubmitActions busy={action.busy}>{enabled ? 'Turn off' : 'Turn on'}</SubmitActions>
         </form>
       ) : null}
       <ActionStatus action={action} />
