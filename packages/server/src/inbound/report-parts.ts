@@ -1,6 +1,7 @@
 // What every reader of a report shares: the free text as we keep it, the returned original's
 // headers and how they name our message.
 
+import { toStorableString } from '@mailsvc/contract/json-input';
 import type { MessageRef } from '../domain/feedback/types.js';
 import {
   allHeaders,
@@ -31,8 +32,7 @@ export function clip(text: string | undefined): string | undefined {
     .replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ')
     .trim()
     .slice(0, DIAGNOSTIC_MAX);
-  const wellFormed = (flat as string & { toWellFormed(): string }).toWellFormed();
-  return wellFormed || undefined;
+  return toStorableString(flat) || undefined;
 }
 
 /** The headers of the returned original: a message/rfc822 (or global) part, or text/rfc822-headers. */
