@@ -123,28 +123,34 @@ describe('the console in Chromium', () => {
       ['audit', '/audit'],
       ['operator', '/operator'],
     ];
-    const problems: string[] = [];
-    for (const scheme of ['light', 'dark'] as const) {
-      for (const width of [1280, 375]) {
+    // the four looks at once, each in its own context (a page waits for the network to go quiet:
+    // one after another, most of the time was those waits)
+    const looks = (['light', 'dark'] as const).flatMap((scheme) =>
+      [1280, 375].map((width) => ({ scheme, width })),
+    );
+    const problems = await Promise.all(
+      looks.map(async ({ scheme, width }) => {
+        const found: string[] = [];
         const context = await contextLike(browser, signedIn, scheme, width);
         for (const [name, pathname] of pages) {
           const { page, errors } = await openPage(context, pathname);
           const where = `${name} (${scheme}, ${width} px)`;
           if (await page.locator('[role=alert]').count())
-            problems.push(
+            found.push(
               `${where}: an error is shown: ${await page.locator('[role=alert]').first().textContent()}`,
             );
-          if (width === 1280) for (const v of await seriousViolations(page)) problems.push(`${where}: ${v}`);
+          if (width === 1280) for (const v of await seriousViolations(page)) found.push(`${where}: ${v}`);
           const overflow = await horizontalOverflow(page);
-          if (overflow) problems.push(`${where}: ${overflow}`);
-          for (const e of errors) problems.push(`${where}: ${e}`);
+          if (overflow) found.push(`${where}: ${overflow}`);
+          for (const e of errors) found.push(`${where}: ${e}`);
           await screenshot(page, `${name}-${scheme}-${width}`);
           await page.close();
         }
         await context.close();
-      }
-    }
-    expect(problems).toEqual([]);
+        return found;
+      }),
+    );
+    expect(problems.flat()).toEqual([]);
   });
 });
 
