@@ -19,6 +19,7 @@ import type { Deps } from '../domain/deps.js';
 import { newId } from '../ids.js';
 import { type Lease, LeasedQueueRunner } from '../queue/leased-queue-runner.js';
 import { postWebhook, type WebhookResponse } from './egress.js';
+import { MailFirst } from './mail-first.js';
 import { webhookPayload } from './payload.js';
 import { DISABLE_AFTER_FAILING_DAYS, nextWebhookAttempt } from './retry-schedule.js';
 import { signWebhook } from './signing.js';
@@ -30,22 +31,11 @@ export interface WebhookWorkerOptions {
   pollMs: number;
   timeoutMs: number;
   allowPrivate: boolean;
-  /**
-   * Whether this process has a backlog of mail (delivery/worker.ts `backlogged`): mail first. For
-   * up to `mailFirstMs` of a backlog no delivery starts (those in flight finish), so a burst of
-   * mail is not slowed by its own events; they follow once it is out. The pauses draw on a budget
-   * of `mailFirstMs` that time outside a pause refills: events are held back never more than
-   * that at a stretch, and at most half the time however the backlog comes and goes.
-   */
+  /** Whether this process has a backlog of mail (delivery/worker.ts `backlogged`): see mail-first.ts. */
   isMailBacklogged?: () => boolean;
-  /** Default MAIL_FIRST_MS. */
+  /** Default MAIL_FIRST_MS (mail-first.ts). */
   mailFirstMs?: number;
 }
-
-/** How long a backlog of mail holds webhook deliveries back, at most. */
-export const MAIL_FIRST_MS = 30_000;
-/** How often a pause for mail looks whether it is over. */
-const PAUSE_RECHECK_MS = 250;
 
 /** Why an answer is not a success, for the attempt log. */
 function failureOf(r: WebhookResponse): string | null {
@@ -59,11 +49,21 @@ function failureOf(r: WebhookResponse): string | null {
 
 export class WebhookWorker {
   private readonly runner: LeasedQueueRunner<ClaimedDelivery, WebhookAttemptRecord>;
+  private readonly mailFirst: MailFirst | undefined;
 
   constructor(
     private readonly deps: Deps,
     private readonly opts: WebhookWorkerOptions,
   ) {
+    this.mailFirst = opts.isMailBacklogged
+      ? new MailFirst(
+          opts.isMailBacklogged,
+          () => {
+            if (this.runner.running) this.runner.nudge();
+          },
+          opts.mailFirstMs,
+        )
+      : undefined;
     const claimRecording = async (lease: Lease, records: WebhookAttemptRecord[]) => {
       const { claimed, disabled } = await recordAndClaimDeliveries(
         deps.db,
@@ -109,7 +109,7 @@ export class WebhookWorker {
         },
       },
       {
-        concurrency: () => this.slotsBesideMail(),
+        concurrency: () => this.mailFirst?.slots(opts.concurrency) ?? opts.concurrency,
         leaseMs: opts.leaseMs,
         pollMs: opts.pollMs,
         name: 'webhooks',
@@ -121,38 +121,6 @@ export class WebhookWorker {
 
   start(): void {
     this.runner.start();
-  }
-
-  /** Whether the runner was last told it has no slots (a pause for mail). */
-  private isPaused = false;
-  /** Milliseconds of pause left: spent while paused, refilled as long outside, up to mailFirstMs. */
-  private pauseBudgetMs: number | undefined;
-  /** When the budget was last brought up to date (performance.now()). */
-  private budgetAt = 0;
-
-  /** Checks again soon while paused: the pause ends with the backlog, or after mailFirstMs. */
-  private recheck: NodeJS.Timeout | undefined;
-
-  /** The runner's slots now: none while paused for a mail backlog (and budget is left), else all. */
-  private slotsBesideMail(): number {
-    if (!this.opts.isMailBacklogged) return this.opts.concurrency;
-    const now = performance.now();
-    const most = this.opts.mailFirstMs ?? MAIL_FIRST_MS;
-    const elapsed = now - this.budgetAt;
-    this.budgetAt = now;
-    const budget = this.pauseBudgetMs ?? most;
-    this.pauseBudgetMs = this.isPaused ? budget - elapsed : Math.min(most, budget + elapsed);
-    this.isPaused = this.opts.isMailBacklogged() && this.pauseBudgetMs > 0;
-    return this.isPaused ? this.paused() : this.opts.concurrency;
-  }
-
-  /** No slots, and a look again within PAUSE_RECHECK_MS (the runner's poll may be a minute). */
-  private paused(): number {
-    this.recheck ??= setTimeout(() => {
-      this.recheck = undefined;
-      if (this.runner.running) this.runner.nudge();
-    }, PAUSE_RECHECK_MS).unref();
-    return 0;
   }
 
   /** Stops claiming and waits for the attempts in flight (each ends within the request timeout). */
