@@ -693,6 +693,18 @@ describe('webhooks', () => {
       expect(missing.json().error.code).toBe('webhook_event_not_found');
       expect((await ok('/v1/webhooks/deliveries/replay', { endpointId: endpoint.id })).queued).toBe(0);
     });
+
+    it('never replays an event within an hour of what the retention sweep deletes, so no delivery outlives its event', async () => {
+      await ok('/v1/webhooks/test', { endpointId: endpoint.id });
+      await webhooks.drain();
+      const id = String(receiver.received[0]!.headers['webhook-id']);
+      advance(30 * 86_400 * SECOND - 2 * 3_600 * SECOND);
+      expect((await ok('/v1/webhooks/deliveries/replay', { eventId: id })).queued).toBe(1);
+      await webhooks.drain();
+      expect(receiver.received).toHaveLength(2);
+      advance(90 * 60 * SECOND);
+      expect((await ok('/v1/webhooks/deliveries/replay', { eventId: id })).queued).toBe(0);
+    });
   });
 });
 

@@ -1,7 +1,6 @@
 // The retention sweep, run by every worker process: at start and then every interval, deletes
 // message metadata older than MAILSVC_RETENTION_DAYS and expired idempotency records, in batches,
 // a bounded number per run so a large backlog is worked off over several runs.
-import { WEBHOOK_ATTEMPT_RETENTION_DAYS } from '@mailsvc/contract/api';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   deleteConsoleRowsBefore,
@@ -12,6 +11,7 @@ import {
   deleteWebhookRowsBefore,
   dropFinishedJobData,
   settleStoppedJobMessages,
+  webhookRowsKeptFrom,
 } from '../db/repositories/retention.js';
 import type { Deps } from '../domain/deps.js';
 
@@ -72,9 +72,7 @@ export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Pr
   }
   result.jobData = await dropFinishedJobData(deps.db, RETENTION_BATCH);
   result.jobs = await deleteJobsBefore(deps.db, before, RETENTION_BATCH);
-  const webhookBefore = new Date(
-    now.getTime() - Math.min(WEBHOOK_ATTEMPT_RETENTION_DAYS, deps.config.MAILSVC_RETENTION_DAYS) * DAY_MS,
-  );
+  const webhookBefore = webhookRowsKeptFrom(now, deps.config.MAILSVC_RETENTION_DAYS);
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
     const n = await deleteWebhookRowsBefore(deps.db, webhookBefore, RETENTION_BATCH);
     result.webhookRows += n;

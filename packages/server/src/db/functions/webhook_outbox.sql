@@ -22,21 +22,18 @@ AS $$
   END
 $$;
 
--- Queues events for the endpoints that take them. p_events: rows of (id, tenant_id,
--- environment_id, type, message_id, data, created_at). A test event names its one endpoint.
-CREATE OR REPLACE FUNCTION queue_webhook_events(p_events jsonb, p_endpoint_id text DEFAULT NULL)
+-- Queues events for the endpoints that take them: the event rows that an enabled endpoint of
+-- their environment takes, and one delivery per such endpoint. A test event names its one
+-- endpoint. Returns the number of deliveries.
+CREATE OR REPLACE FUNCTION queue_webhook_event_rows(p_events webhook_event_input[], p_endpoint_id text DEFAULT NULL)
 RETURNS integer
 LANGUAGE plpgsql
 AS $$
 DECLARE
   n integer;
 BEGIN
-  WITH ev AS (
-    SELECT * FROM jsonb_to_recordset(p_events) AS x(
-      id text, tenant_id text, environment_id text, type text, message_id text, data jsonb,
-      created_at timestamptz)
-  ), subs AS (
-    SELECT ev.*, w.id AS endpoint_id FROM ev
+  WITH subs AS MATERIALIZED (
+    SELECT ev.*, w.id AS endpoint_id FROM unnest(p_events) ev
       JOIN webhook_endpoints w ON w.environment_id = ev.environment_id
      WHERE CASE WHEN p_endpoint_id IS NULL
                 THEN w.enabled AND (w.event_types IS NULL OR ev.type = ANY (w.event_types))
@@ -62,6 +59,16 @@ BEGIN
 END
 $$;
 
+-- The same from the application (db/repositories/webhook-queue.ts): p_events is a JSON array of
+-- rows of (id, tenant_id, environment_id, type, message_id, data, created_at).
+CREATE OR REPLACE FUNCTION queue_webhook_events(p_events jsonb, p_endpoint_id text DEFAULT NULL)
+RETURNS integer
+LANGUAGE sql
+AS $$
+  SELECT queue_webhook_event_rows(
+    ARRAY(SELECT x FROM jsonb_populate_recordset(NULL::webhook_event_input, p_events) x), p_endpoint_id)
+$$;
+
 -- Every message timeline event of a statement (the worker's outcomes, reports, cancels, a bulk
 -- send's skips) becomes a webhook event in the same statement's transaction. Statement-level with
 -- the new rows as a table: one probe per statement, not per row.
@@ -72,14 +79,14 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled) THEN
     RETURN NULL;
   END IF;
-  PERFORM queue_webhook_events(jsonb_agg(jsonb_build_object(
-      'id', n.id, 'tenant_id', m.tenant_id, 'environment_id', m.environment_id,
-      'type', webhook_event_type(n.type), 'message_id', m.id, 'created_at', n.created_at,
-      'data', jsonb_build_object(
+  PERFORM queue_webhook_event_rows(array_agg(ROW(
+      n.id, m.tenant_id, m.environment_id, webhook_event_type(n.type), m.id,
+      jsonb_build_object(
         'messageId', m.id, 'templateId', m.template_id, 'templateVersion', m.template_version,
         'to', m.to_email, 'metadata', COALESCE(m.metadata, '{}'::jsonb),
         'bulkJobId', m.bulk_job_id, 'timelineType', n.type, 'details', n.details,
-        'occurredAt', n.created_at))))
+        'occurredAt', n.created_at),
+      n.created_at)::webhook_event_input))
     FROM new_events n JOIN messages m ON m.id = n.message_id
    WHERE webhook_event_type(n.type) IS NOT NULL
      AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.environment_id = m.environment_id AND w.enabled)

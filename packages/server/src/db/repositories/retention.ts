@@ -1,6 +1,7 @@
 // Retention (DESIGN.md §4): message metadata is kept MAILSVC_RETENTION_DAYS, then deleted with its
 // events, metadata pairs and idempotency records, a small batch per statement so no delete holds locks for long.
 
+import { WEBHOOK_ATTEMPT_RETENTION_DAYS } from '@mailsvc/contract/api';
 import { encodeUlid } from '@mailsvc/contract/http';
 import { sql } from 'kysely';
 import { ulid } from '../../ids.js';
@@ -130,8 +131,17 @@ export async function settleStoppedJobMessages(db: Db, now: Date, limit: number)
 }
 
 /**
- * Webhook rows past `before` (the sweep passes the shorter of 30 days, the attempt log's promise,
- * and MAILSVC_RETENTION_DAYS: an event carries the recipient's address): attempts, finished
+ * Where the webhook rows kept end: the shorter of 30 days (the attempt log's promise) and
+ * MAILSVC_RETENTION_DAYS (an event carries the recipient's address). The retention sweep deletes
+ * what is older; a replay leaves events within an hour of it alone, so it never copies a delivery
+ * of an event the sweep is deleting.
+ */
+export function webhookRowsKeptFrom(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - Math.min(WEBHOOK_ATTEMPT_RETENTION_DAYS, retentionDays) * 86_400_000);
+}
+
+/**
+ * Webhook rows past `before` (the sweep passes webhookRowsKeptFrom()): attempts, finished
  * deliveries, then events none of whose deliveries is left. Attempt and event ids are ULIDs of
  * their time, so each batch is a range of the primary key. Up to `limit` of each; how many in all.
  */

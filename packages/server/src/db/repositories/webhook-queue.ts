@@ -185,7 +185,9 @@ export async function queueWebhookEvents(
 /**
  * Replays: new deliveries of stored events with their own ids (the same webhook-id). One event
  * (to `endpointId`, or to every endpoint it was delivered to), or every event whose delivery to
- * `endpointId` failed for good within the range. The number queued.
+ * `endpointId` failed for good within the range. Never an event that occurred before `oldest`
+ * (the caller keeps it clear of the retention sweep's deletes: a delivery's event is not held by a
+ * foreign key). The number queued.
  */
 export async function replayDeliveries(
   db: Db,
@@ -195,6 +197,7 @@ export async function replayDeliveries(
     endpointId?: string;
     after?: Date;
     before?: Date;
+    oldest: Date;
     limit: number;
   },
   now: Date,
@@ -211,6 +214,7 @@ export async function replayDeliveries(
        AND (${q.eventId ?? null}::text IS NOT NULL OR d.status = 'failed')
        AND (${q.after ?? null}::timestamptz IS NULL OR d.occurred_at >= ${q.after ?? null})
        AND (${q.before ?? null}::timestamptz IS NULL OR d.occurred_at < ${q.before ?? null})
+       AND d.occurred_at >= ${q.oldest}
        -- not one already waiting to go again; in a range, not one a replay since delivered (a
        -- range replayed twice sends each failed event once)
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o

@@ -10,6 +10,7 @@ import {
   WEBHOOK_REPLAY_MAX,
   type WebhookAttempt,
 } from '@mailsvc/contract/api';
+import { webhookRowsKeptFrom } from '../../db/repositories/retention.js';
 import {
   hasWebhookEvent,
   listAttemptsPage,
@@ -95,6 +96,7 @@ export async function replayWebhookDeliveries(
     input.createdAfter === undefined ? undefined : listTimeBound(input.createdAfter, '/createdAfter');
   const before =
     input.createdBefore === undefined ? undefined : listTimeBound(input.createdBefore, '/createdBefore');
+  const now = deps.clock.now();
   if (input.endpointId !== undefined) await findOwnEndpoint(deps.db, auth, input.endpointId);
   if (input.eventId !== undefined && !(await hasWebhookEvent(deps.db, auth.environmentId, input.eventId)))
     throw new ApiError(
@@ -110,9 +112,11 @@ export async function replayWebhookDeliveries(
       ...(input.endpointId !== undefined && { endpointId: input.endpointId }),
       ...(after && { after }),
       ...(before && { before }),
+      // an hour inside what the retention sweep keeps: never an event it may be deleting
+      oldest: new Date(webhookRowsKeptFrom(now, deps.config.MAILSVC_RETENTION_DAYS).getTime() + 3_600_000),
       limit: WEBHOOK_REPLAY_MAX,
     },
-    deps.clock.now(),
+    now,
   );
   return { queued };
 }
