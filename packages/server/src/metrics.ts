@@ -142,18 +142,22 @@ function registerWebhookGauges(registry: Registry, db: Db, now: () => Date): voi
   });
   new Gauge({
     name: 'mailsvc_webhook_oldest_due_age_seconds',
-    help: 'Age of the oldest due webhook delivery of an enabled endpoint (0 when none): the alert for a stalled webhook runner.',
+    help: 'Age of the oldest due webhook delivery of an enabled endpoint, or of the oldest message event not yet made a webhook event by the runner (0 when none): the alert for a stalled webhook runner.',
     registers: [registry],
     async collect() {
       const at = now();
-      // each enabled endpoint's oldest due delivery, from its own index range
+      // each enabled endpoint's oldest due delivery, from its own index range, and the oldest
+      // message event waiting for the fan-out (webhook_outbox.sql)
       const { rows } = await sql<{ due: Date | null }>`
-        SELECT min(f.due) AS due FROM webhook_endpoints w
-         CROSS JOIN LATERAL (
-           SELECT d.next_attempt_at AS due FROM webhook_deliveries d
-            WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ${at}
-            ORDER BY d.next_attempt_at LIMIT 1) f
-         WHERE w.enabled`.execute(db);
+        SELECT LEAST(
+          (SELECT min(f.due) FROM webhook_endpoints w
+            CROSS JOIN LATERAL (
+              SELECT d.next_attempt_at AS due FROM webhook_deliveries d
+               WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ${at}
+               ORDER BY d.next_attempt_at LIMIT 1) f
+            WHERE w.enabled),
+          (SELECT n.created_at FROM webhook_fanout o JOIN message_events n ON n.id = o.message_event_id
+            ORDER BY o.message_event_id LIMIT 1)) AS due`.execute(db);
       const due = rows[0]?.due;
       this.set(due ? Math.max(0, (at.getTime() - new Date(due).getTime()) / 1000) : 0);
     },

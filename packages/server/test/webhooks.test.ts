@@ -678,6 +678,67 @@ describe('webhooks', () => {
     });
   });
 
+  describe('the outbox', () => {
+    const gaugeOfStall = async () => {
+      const res = await h.request({ method: 'GET', url: '/metrics' });
+      const line = res.body.split('\n').find((l) => l.startsWith('mailsvc_webhook_oldest_due_age_seconds '));
+      return Number(line?.split(' ')[1]);
+    };
+
+    it('notes a message event in the transaction of its record and makes it a webhook event at the runner’s next claim, for the endpoints there when it occurred', async () => {
+      const db = h.runtime.deps.db;
+      const id = await send(address('outbox'));
+      await rig.worker.drain();
+      const sent = await db
+        .selectFrom('message_events')
+        .select('id')
+        .where('message_id', '=', id)
+        .where('type', '=', 'sent')
+        .executeTakeFirstOrThrow();
+      const noted = () =>
+        db
+          .selectFrom('webhook_fanout')
+          .select('message_event_id')
+          .where('message_event_id', '=', sent.id)
+          .execute();
+      const made = () => db.selectFrom('webhook_events').select('id').where('id', '=', sent.id).execute();
+      expect(await noted()).toHaveLength(1);
+      expect(await made()).toHaveLength(0);
+      // a runner that has not claimed for a minute shows in the stalled-runner gauge
+      advance(60 * SECOND);
+      expect(await gaugeOfStall()).toBeGreaterThanOrEqual(60);
+      const late = await ok('/v1/webhooks/create', { url: `${receiver.url}/late` });
+      await webhooks.drain();
+      expect(await noted()).toHaveLength(0);
+      expect(await made()).toHaveLength(1);
+      // to the endpoint that was there, not to the one made after the event
+      expect(receiver.received.map((r) => [r.path, r.headers['webhook-id']])).toEqual([['/hooks', sent.id]]);
+      expect(receiver.verify(receiver.received[0]!, endpoint.secret).data).toMatchObject({
+        messageId: id,
+        metadata: { userId: 'u_42' },
+      });
+      expect(await gaugeOfStall()).toBe(0);
+      await ok('/v1/webhooks/delete', { endpointId: late.endpoint.endpointId });
+    });
+
+    it('notes nothing for a tenant without an enabled endpoint', async () => {
+      const db = h.runtime.deps.db;
+      await ok('/v1/webhooks/update', { endpointId: endpoint.id, enabled: false });
+      const id = await send(address('outbox-off'));
+      await rig.worker.drain();
+      const ids = (
+        await db.selectFrom('message_events').select('id').where('message_id', '=', id).execute()
+      ).map((e) => e.id);
+      expect(
+        await db
+          .selectFrom('webhook_fanout')
+          .select('message_event_id')
+          .where('message_event_id', 'in', ids)
+          .execute(),
+      ).toEqual([]);
+    });
+  });
+
   describe('replay', () => {
     it('replays one event with the same webhook-id, and every failed event of an endpoint in a range', async () => {
       await ok('/v1/webhooks/test', { endpointId: endpoint.id });

@@ -29,6 +29,8 @@ BEGIN
   -- the claims before it committed, so its count of the deliveries in flight per endpoint is
   -- exact (two overlapping claims would each see the other's as still pending).
   PERFORM pg_advisory_xact_lock(hashtext('mailsvc.claim_webhook_deliveries'));
+  -- message events noted since the last claim become deliveries first (webhook_outbox.sql)
+  PERFORM fan_out_webhook_events(500);
   RETURN QUERY
   WITH due_endpoints AS (
     SELECT w.id, w.enabled, w.rate_limit_per_second AS rate, b.tokens,

@@ -1,8 +1,11 @@
--- The webhook outbox (DESIGN.md §11): an event row and its deliveries are written by the same
--- transaction as the state change that causes the event, so a process that dies after the change
--- cannot lose the event and one that dies before it cannot send one that did not happen. Rows are
--- written only while an enabled endpoint of the environment takes the type: an environment
--- without webhooks pays one probe of an empty index per statement.
+-- The webhook outbox (DESIGN.md §11): an event is written by the same transaction as the state
+-- change that causes it, so a process that dies after the change cannot lose the event and one
+-- that dies before it cannot send one that did not happen. A recipient's, a bulk send's, a domain's
+-- or a test event is written with its deliveries at once (queue_webhook_events()); a message's
+-- timeline event, written by the worker's record hundreds of times a second, is only noted there
+-- (webhook_fanout) and becomes a webhook event with its deliveries at the webhook runner's next
+-- claim (fan_out_webhook_events()). Rows are written only while an enabled endpoint takes the
+-- event: a tenant without webhooks pays one probe of a small table per statement.
 
 -- The webhook type of a message timeline event (MESSAGE_EVENT_TYPES); NULL: not sent as a webhook
 -- (accepted, rescheduled, error).
@@ -35,8 +38,10 @@ BEGIN
   WITH subs AS MATERIALIZED (
     SELECT ev.*, w.id AS endpoint_id FROM unnest(p_events) ev
       JOIN webhook_endpoints w ON w.environment_id = ev.environment_id
+     -- an endpoint takes the events that occurred once it was there
      WHERE CASE WHEN p_endpoint_id IS NULL
                 THEN w.enabled AND (w.event_types IS NULL OR ev.type = ANY (w.event_types))
+                     AND w.created_at <= ev.created_at
                 ELSE w.id = p_endpoint_id END
   ), events AS (
     INSERT INTO webhook_events (id, tenant_id, environment_id, type, message_id, data, created_at)
@@ -70,8 +75,11 @@ AS $$
 $$;
 
 -- Every message timeline event of a statement (the worker's outcomes, reports, cancels, a bulk
--- send's skips) becomes a webhook event in the same statement's transaction. Statement-level with
--- the new rows as a table: one probe per statement, not per row.
+-- send's skips) that an endpoint may take is noted in webhook_fanout by the same statement's
+-- transaction, so a process that dies after the change cannot lose the event; the webhook runner's
+-- claim makes it a webhook event (fan_out_webhook_events()). Statement-level with the new rows as a
+-- table: one probe per statement, not per row; only the tenant is checked here (the endpoints'
+-- environments and event types at the fan-out).
 CREATE OR REPLACE FUNCTION webhook_outbox_message_events() RETURNS trigger
 LANGUAGE plpgsql
 AS $$
@@ -79,18 +87,10 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled) THEN
     RETURN NULL;
   END IF;
-  PERFORM queue_webhook_event_rows(array_agg(ROW(
-      n.id, m.tenant_id, m.environment_id, webhook_event_type(n.type), m.id,
-      jsonb_build_object(
-        'messageId', m.id, 'templateId', m.template_id, 'templateVersion', m.template_version,
-        'to', m.to_email, 'metadata', COALESCE(m.metadata, '{}'::jsonb),
-        'bulkJobId', m.bulk_job_id, 'timelineType', n.type, 'details', n.details,
-        'occurredAt', n.created_at),
-      n.created_at)::webhook_event_input))
-    FROM new_events n JOIN messages m ON m.id = n.message_id
+  INSERT INTO webhook_fanout (message_event_id)
+  SELECT n.id FROM new_events n
    WHERE webhook_event_type(n.type) IS NOT NULL
-     AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.environment_id = m.environment_id AND w.enabled)
-  HAVING count(*) > 0;
+     AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.tenant_id = n.tenant_id AND w.enabled);
   RETURN NULL;
 END
 $$;
@@ -99,3 +99,34 @@ CREATE OR REPLACE TRIGGER message_events_webhook_outbox
   AFTER INSERT ON message_events
   REFERENCING NEW TABLE AS new_events
   FOR EACH STATEMENT EXECUTE FUNCTION webhook_outbox_message_events();
+
+-- The oldest p_limit noted message events become webhook events with their deliveries, their
+-- payload data read from the message and its event (what it carries does not change after the
+-- send). Called by the webhook runner's claim under its lock (claim_webhook_deliveries()), so one
+-- fan-out runs at a time. Returns the number of deliveries queued.
+CREATE OR REPLACE FUNCTION fan_out_webhook_events(p_limit integer)
+RETURNS integer
+LANGUAGE plpgsql
+AS $$
+DECLARE
+  v_queued integer;
+BEGIN
+  WITH taken AS (
+    DELETE FROM webhook_fanout f
+     WHERE f.message_event_id IN (
+       SELECT o.message_event_id FROM webhook_fanout o ORDER BY o.message_event_id LIMIT p_limit)
+    RETURNING f.message_event_id
+  )
+  SELECT queue_webhook_event_rows(array_agg(ROW(
+      n.id, m.tenant_id, m.environment_id, webhook_event_type(n.type), m.id,
+      jsonb_build_object(
+        'messageId', m.id, 'templateId', m.template_id, 'templateVersion', m.template_version,
+        'to', m.to_email, 'metadata', COALESCE(m.metadata, '{}'::jsonb),
+        'bulkJobId', m.bulk_job_id, 'timelineType', n.type, 'details', n.details,
+        'occurredAt', n.created_at),
+      n.created_at)::webhook_event_input ORDER BY n.id))
+    INTO v_queued
+    FROM taken t JOIN message_events n ON n.id = t.message_event_id JOIN messages m ON m.id = n.message_id;
+  RETURN COALESCE(v_queued, 0);
+END
+$$;

@@ -444,6 +444,10 @@ export interface ConsoleTotpTable {
   last_counter: Nullable<number>;
 }
 
+export interface WebhookFanoutTable {
+  message_event_id: string;
+}
+
 export interface Database {
   plans: PlansTable;
   tenants: TenantsTable;
@@ -476,6 +480,7 @@ export interface Database {
   console_sign_in_codes: ConsoleSignInCodesTable;
   console_sessions: ConsoleSessionsTable;
   console_totp: ConsoleTotpTable;
+  webhook_fanout: WebhookFanoutTable;
 }
 
 export type Db = Kysely<Database>;
