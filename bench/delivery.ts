@@ -367,7 +367,9 @@ async function main() {
         return await round();
       } finally {
         webhookCounts.push(receiver.count - before);
+        // the round's events not yet made webhook events go with its endpoints, as their deliveries do
         await runtime.deps.db.deleteFrom('webhook_endpoints').where('id', 'in', ids).execute();
+        await runtime.deps.db.deleteFrom('webhook_fanout').execute();
         await runtime.deps.db.deleteFrom('webhook_events').execute();
       }
     }

@@ -205,6 +205,15 @@ export async function openDomainSweep(runtime: Runtime, n: number): Promise<Doma
     async clear() {
       await db.deleteFrom('sending_domains').where('tenant_id', '=', tenant.id).execute();
       await db.deleteFrom('audit_events').where('tenant_id', '=', tenant.id).execute();
+      // a delivery's event is not held by a foreign key (0025): the deliveries go first
+      await db
+        .deleteFrom('webhook_deliveries')
+        .where(
+          'event_id',
+          'in',
+          db.selectFrom('webhook_events').select('id').where('tenant_id', '=', tenant.id),
+        )
+        .execute();
       await db.deleteFrom('webhook_events').where('tenant_id', '=', tenant.id).execute();
       await sql('ANALYZE sending_domains');
     },

@@ -721,6 +721,38 @@ describe('webhooks', () => {
       await ok('/v1/webhooks/delete', { endpointId: late.endpoint.endpointId });
     });
 
+    it('queues an event that occurred while its endpoint was enabled, disabled before the fan-out, to wait for it', async () => {
+      const id = await send(address('outbox-disabled'));
+      await rig.worker.drain();
+      advance(SECOND);
+      await ok('/v1/webhooks/update', { endpointId: endpoint.id, enabled: false });
+      // one that occurs while it is disabled is not queued
+      advance(SECOND);
+      await ok('/v1/messages/cancel', {
+        messageId: await send(address('outbox-while-off'), {
+          scheduledAt: new Date(h.clock.now().getTime() + 600_000).toISOString(),
+        }),
+      });
+      await webhooks.drain();
+      expect(receiver.received).toHaveLength(0);
+      await ok('/v1/webhooks/update', { endpointId: endpoint.id, enabled: true });
+      await webhooks.drain();
+      expect(receiver.received.map((r) => receiver.verify(r, endpoint.secret).data.messageId)).toEqual([id]);
+    });
+
+    it('removes a note whose event is gone (its message deleted by the retention sweep), and still fans out the rest', async () => {
+      const db = h.runtime.deps.db;
+      await db
+        .insertInto('webhook_fanout')
+        .values({ message_event_id: 'evt_01JD0000000000000000000000' })
+        .execute();
+      const id = await send(address('outbox-gone'));
+      await rig.worker.drain();
+      await webhooks.drain();
+      expect(await db.selectFrom('webhook_fanout').select('message_event_id').execute()).toEqual([]);
+      expect(receiver.received.map((r) => receiver.verify(r, endpoint.secret).data.messageId)).toEqual([id]);
+    });
+
     it('notes nothing for a tenant without an enabled endpoint', async () => {
       const db = h.runtime.deps.db;
       await ok('/v1/webhooks/update', { endpointId: endpoint.id, enabled: false });

@@ -38,9 +38,11 @@ BEGIN
   WITH subs AS MATERIALIZED (
     SELECT ev.*, w.id AS endpoint_id FROM unnest(p_events) ev
       JOIN webhook_endpoints w ON w.environment_id = ev.environment_id
-     -- an endpoint takes the events that occurred once it was there
+     -- an endpoint takes the events that occurred once it was there and while it was enabled (a
+     -- disabled endpoint's deliveries wait for it to be enabled again)
      WHERE CASE WHEN p_endpoint_id IS NULL
-                THEN w.enabled AND (w.event_types IS NULL OR ev.type = ANY (w.event_types))
+                THEN (w.enabled OR w.disabled_at > ev.created_at)
+                     AND (w.event_types IS NULL OR ev.type = ANY (w.event_types))
                      AND w.created_at <= ev.created_at
                 ELSE w.id = p_endpoint_id END
   ), events AS (
@@ -57,8 +59,8 @@ BEGIN
                   data ->> 'bulkJobId'),
          type, created_at, created_at, created_at, created_at
     FROM subs;
-  -- No NOTIFY: it would serialise the commits of the transactions that write events (the
-  -- worker's records). The webhook runner polls (MAILSVC_WEBHOOK_POLL_MS) and is woken in-process.
+  -- No NOTIFY: it would serialise the commits of the transactions that write events. The webhook
+  -- runner polls (MAILSVC_WEBHOOK_POLL_MS), and claims again as each of its deliveries ends.
   GET DIAGNOSTICS n = ROW_COUNT;
   RETURN n;
 END
@@ -103,30 +105,35 @@ CREATE OR REPLACE TRIGGER message_events_webhook_outbox
 -- The oldest p_limit noted message events become webhook events with their deliveries, their
 -- payload data read from the message and its event (what it carries does not change after the
 -- send). Called by the webhook runner's claim under its lock (claim_webhook_deliveries()), so one
--- fan-out runs at a time. Returns the number of deliveries queued.
+-- fan-out runs at a time. Returns the number of notes taken (p_limit: there may be more).
 CREATE OR REPLACE FUNCTION fan_out_webhook_events(p_limit integer)
 RETURNS integer
 LANGUAGE plpgsql
 AS $$
 DECLARE
+  v_taken integer;
   v_queued integer;
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM webhook_fanout) THEN
+    RETURN 0;
+  END IF;
   WITH taken AS (
     DELETE FROM webhook_fanout f
      WHERE f.message_event_id IN (
        SELECT o.message_event_id FROM webhook_fanout o ORDER BY o.message_event_id LIMIT p_limit)
     RETURNING f.message_event_id
   )
-  SELECT queue_webhook_event_rows(array_agg(ROW(
+  SELECT count(*), queue_webhook_event_rows(array_agg(ROW(
       n.id, m.tenant_id, m.environment_id, webhook_event_type(n.type), m.id,
       jsonb_build_object(
         'messageId', m.id, 'templateId', m.template_id, 'templateVersion', m.template_version,
         'to', m.to_email, 'metadata', COALESCE(m.metadata, '{}'::jsonb),
         'bulkJobId', m.bulk_job_id, 'timelineType', n.type, 'details', n.details,
         'occurredAt', n.created_at),
-      n.created_at)::webhook_event_input ORDER BY n.id))
-    INTO v_queued
-    FROM taken t JOIN message_events n ON n.id = t.message_event_id JOIN messages m ON m.id = n.message_id;
-  RETURN COALESCE(v_queued, 0);
+      n.created_at)::webhook_event_input ORDER BY n.id) FILTER (WHERE m.id IS NOT NULL))
+    INTO v_taken, v_queued
+    -- a note whose event is gone (its message deleted by the retention sweep) is only removed
+    FROM taken t LEFT JOIN message_events n ON n.id = t.message_event_id LEFT JOIN messages m ON m.id = n.message_id;
+  RETURN v_taken;
 END
 $$;

@@ -350,6 +350,7 @@ export interface WebhookEndpointsTable {
   rate_limit_per_second: Nullable<number>;
   rate_tokens: Generated<number>;
   rate_refilled_at: NullableTimestamp;
+  disabled_at: NullableTimestamp;
 }
 
 export interface WebhookEventsTable {

@@ -8,3 +8,11 @@ CREATE TABLE webhook_fanout (
   -- a message_events row: its id is the webhook event's id (webhook-id)
   message_event_id text PRIMARY KEY
 );
+
+-- The trigger's probe: an enabled endpoint of the event's tenant.
+CREATE INDEX webhook_endpoints_tenant_enabled_idx ON webhook_endpoints (tenant_id) WHERE enabled;
+
+-- When an endpoint was disabled: the fan-out still queues (to wait) the events that occurred while
+-- it was enabled, as the outbox did when it queued them at once.
+ALTER TABLE webhook_endpoints ADD COLUMN disabled_at timestamptz;
+UPDATE webhook_endpoints SET disabled_at = updated_at WHERE NOT enabled;

@@ -115,12 +115,14 @@ export async function updateEndpoint(
       ...(c.enabled === true && {
         enabled: true,
         disabled_reason: null,
+        disabled_at: null,
         failing_since: sql<Date | null>`CASE WHEN enabled THEN failing_since END`,
       }),
       // disabling keeps a disabled one's reason (a 410 stays "gone")
       ...(c.enabled === false && {
         enabled: false,
         disabled_reason: sql<string>`CASE WHEN enabled THEN 'manual' ELSE disabled_reason END`,
+        disabled_at: sql<Date | null>`CASE WHEN enabled THEN ${now}::timestamptz ELSE disabled_at END`,
       }),
       updated_at: now,
     })
