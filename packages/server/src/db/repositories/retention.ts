@@ -133,11 +133,19 @@ export async function settleStoppedJobMessages(db: Db, now: Date, limit: number)
 /**
  * Where the webhook rows kept end: the shorter of 30 days (the attempt log's promise) and
  * MAILSVC_RETENTION_DAYS (an event carries the recipient's address). The retention sweep deletes
- * what is older; a replay leaves events within an hour of it alone, so it never copies a delivery
- * of an event the sweep is deleting.
+ * what is older.
  */
 export function webhookRowsKeptFrom(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - Math.min(WEBHOOK_ATTEMPT_RETENTION_DAYS, retentionDays) * 86_400_000);
+}
+
+/**
+ * The oldest event a replay may copy a delivery of: an hour inside what the sweep keeps, so a
+ * replay never reaches an event the sweep may be deleting (a delivery's event is not held by a
+ * foreign key).
+ */
+export function webhookReplayableFrom(now: Date, retentionDays: number): Date {
+  return new Date(webhookRowsKeptFrom(now, retentionDays).getTime() + 3_600_000);
 }
 
 /**

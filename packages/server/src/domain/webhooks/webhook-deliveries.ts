@@ -10,7 +10,7 @@ import {
   WEBHOOK_REPLAY_MAX,
   type WebhookAttempt,
 } from '@mailsvc/contract/api';
-import { webhookRowsKeptFrom } from '../../db/repositories/retention.js';
+import { webhookReplayableFrom } from '../../db/repositories/retention.js';
 import {
   hasWebhookEvent,
   listAttemptsPage,
@@ -112,8 +112,7 @@ export async function replayWebhookDeliveries(
       ...(input.endpointId !== undefined && { endpointId: input.endpointId }),
       ...(after && { after }),
       ...(before && { before }),
-      // an hour inside what the retention sweep keeps: never an event it may be deleting
-      oldest: new Date(webhookRowsKeptFrom(now, deps.config.MAILSVC_RETENTION_DAYS).getTime() + 3_600_000),
+      oldest: webhookReplayableFrom(now, deps.config.MAILSVC_RETENTION_DAYS),
       limit: WEBHOOK_REPLAY_MAX,
     },
     now,
