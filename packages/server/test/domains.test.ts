@@ -469,6 +469,26 @@ describe('domains', () => {
       expect([bad, res.statusCode, res.json().error.code]).toEqual([bad, 400, 'invalid_request']);
     }
   });
+
+  it('refuses a name whose DKIM record name would be longer than DNS allows (253), and takes one at the limit', async () => {
+    // 217 characters: a.b.c.<label>.example (the DKIM record name then 253 at most)
+    const named = (length: number) => {
+      const head = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(50)}.`;
+      return `${head}${'d'.repeat(length - head.length - '.example'.length)}.example`;
+    };
+    expect(named(217)).toHaveLength(217);
+    const long = await call('/v1/domains/add', { domain: named(218) });
+    expect([long.statusCode, long.json().error.code, long.json().error.details[0].path]).toEqual([
+      400,
+      'invalid_request',
+      '/domain',
+    ]);
+    const fits = await call('/v1/domains/add', { domain: named(217) });
+    expect(fits.statusCode, fits.body).toBe(200);
+    for (const record of fits.json().domain.records as { name: string }[])
+      expect(`${record.name}.${named(217)}`.length).toBeLessThanOrEqual(253);
+    await call('/v1/domains/delete', { domainId: fits.json().domain.domainId });
+  });
 });
 
 runCommonRouteTests('addDomain', () => h);

@@ -175,7 +175,10 @@ describe('checkWebhookUrl', () => {
     ['/relative/hook', 'the URL is not a valid absolute URL'],
     ['ftp://x', 'the URL must use https, not ftp'],
     ['javascript:alert(1)', 'the URL must use https, not javascript'],
-    ['http://example.com/', 'the URL must use https, not http'],
+    [
+      'http://example.com/',
+      'the URL must use https, not http (an operator can allow http and private hosts, for local testing, with MAILSVC_WEBHOOK_ALLOW_PRIVATE=true)',
+    ],
     ['https://u:p@example.com/', 'the URL must not contain a user name or password'],
     ['https://u@example.com/', 'the URL must not contain a user name or password'],
     ['https://example.com/#frag', 'the URL must not contain a fragment (#…)'],
@@ -199,7 +202,9 @@ describe('checkWebhookUrl', () => {
   });
 
   it('accepts http only when the caller allows it', () => {
-    expect(reasonFor('http://example.com/')).toBe('the URL must use https, not http');
+    expect(reasonFor('http://example.com/')).toBe(
+      'the URL must use https, not http (an operator can allow http and private hosts, for local testing, with MAILSVC_WEBHOOK_ALLOW_PRIVATE=true)',
+    );
     expect(reasonFor('http://example.com/', { allowHttp: true, allowPrivate: false })).toBe('ok');
   });
 

@@ -173,7 +173,13 @@ export function checkWebhookUrl(
     return refuse('the URL is not a valid absolute URL');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowHttp)) {
-    return refuse(`the URL must use https, not ${url.protocol.slice(0, -1)}`);
+    const scheme = url.protocol.slice(0, -1);
+    // Plain http is what a local receiver uses: say which setting allows it (and private hosts).
+    return refuse(
+      scheme === 'http'
+        ? 'the URL must use https, not http (an operator can allow http and private hosts, for local testing, with MAILSVC_WEBHOOK_ALLOW_PRIVATE=true)'
+        : `the URL must use https, not ${scheme}`,
+    );
   }
   if (url.username !== '' || url.password !== '')
     return refuse('the URL must not contain a user name or password');

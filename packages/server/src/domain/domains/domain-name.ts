@@ -5,6 +5,9 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { parseDomain } from '../email.js';
 
+/** 253 (a DNS name) less the longest DKIM record prefix, `mailsvc-YYYYMM-xxxxxxxxx._domainkey.` (36). */
+export const MAX_DOMAIN_LENGTH = 253 - 36;
+
 export function checkDomainName(
   config: Pick<Config, 'MAILSVC_DEFAULT_SENDING_DOMAIN' | 'MAILSVC_BOUNCE_DOMAIN'>,
   name: string,
@@ -13,6 +16,16 @@ export function checkDomainName(
   if (!domain?.includes('.')) {
     throw new ApiError('invalid_request', 'Not a domain name.', [
       { path: '/domain', message: 'must be a domain such as mail.example.com' },
+    ]);
+  }
+  // Its longest record name, a rotation's `mailsvc-YYYYMM-<base 36 time>._domainkey.<domain>`,
+  // must be a DNS name (at most 253 characters), or the domain could never verify.
+  if (domain.length > MAX_DOMAIN_LENGTH) {
+    throw new ApiError('invalid_request', 'The domain name is too long for its DNS records.', [
+      {
+        path: '/domain',
+        message: `must be at most ${MAX_DOMAIN_LENGTH} characters, so that its DKIM record's name (mailsvc-…._domainkey.<domain>) fits DNS's 253`,
+      },
     ]);
   }
   // The service's own domains sign and receive everyone's mail: a tenant registering one (or a
