@@ -472,6 +472,60 @@ describe('previews', () => {
 });
 
 describe('the team', () => {
+  it('limits the invitations members mail: 5 a day per address (in all tenants, inviting again after a removal counts), 50 an hour per team; the operator is not limited', async () => {
+    const team = await seedScope(h);
+    const second = await seedScope(h);
+    const owner = await signInNewMember(h, team.tenantId, 'owner');
+    const owner2 = await signInNewMember(h, second.tenantId, 'owner');
+    const inviteBy = (who: typeof owner, tenantId: string, email: string) =>
+      who.post('/console/api/members/invite', { tenantId, email, role: 'viewer' });
+    const target = newAddress();
+    for (let i = 0; i < 5; i++) {
+      const [who, tenantId] = i % 2 === 0 ? [owner, team.tenantId] : [owner2, second.tenantId];
+      const invited = await inviteBy(who, tenantId, target);
+      expect(invited.statusCode, invited.body).toBe(200);
+      const removed = await who.post('/console/api/members/remove', {
+        tenantId,
+        memberId: invited.json().member.id,
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+    }
+    const sixth = await inviteBy(owner, team.tenantId, target);
+    expect([sixth.statusCode, sixth.json().error.code, sixth.headers['retry-after']]).toEqual([
+      429,
+      'rate_limited',
+      '86400',
+    ]);
+    const mailed = await h.runtime.deps.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('to_email', '=', target)
+      .where('template_id', '=', 'invitation')
+      .executeTakeFirstOrThrow();
+    expect(Number(mailed.n)).toBe(5);
+    // the operator invites whom it must
+    await invite(target, 'viewer', team.tenantId);
+    h.clock.advance(24 * 3600_000 + 1000);
+    // (sessions end after 12 idle hours: sign in again)
+    const later = await signInNewMember(h, team.tenantId, 'owner');
+    const later2 = await signInNewMember(h, second.tenantId, 'owner');
+    expect((await inviteBy(later2, second.tenantId, target)).statusCode).toBe(200);
+    // the team's earlier invitations are out of the hour: 49 more people (its new owner is one of
+    // the 50 too), then 429 for an hour
+    for (let i = 0; i < 49; i++) {
+      const res = await inviteBy(later, team.tenantId, newAddress());
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const fiftyFirst = await inviteBy(later, team.tenantId, newAddress());
+    expect([fiftyFirst.statusCode, fiftyFirst.json().error.code, fiftyFirst.headers['retry-after']]).toEqual([
+      429,
+      'rate_limited',
+      '3600',
+    ]);
+    h.clock.advance(3600_000 + 1000);
+    expect((await inviteBy(later, team.tenantId, newAddress())).statusCode).toBe(200);
+  });
+
   it('lets owners and admins invite, only owners touch owners, and keeps one owner', async () => {
     const owner = await signInNewMember(h, other.tenantId, 'owner');
     const admin = await signInNewMember(h, other.tenantId, 'admin');

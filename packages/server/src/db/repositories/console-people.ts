@@ -87,6 +87,31 @@ export function setMemberRole(db: Db, tenantId: string, memberId: string, role: 
     .executeTakeFirst();
 }
 
+/**
+ * Invitations (members rows, removed ones included) of this address in any tenant since `byEmail`,
+ * and of this tenant since `byTenant`: the invitation limits' counts (0027_member_invitation_limits.sql).
+ */
+export async function countRecentInvitations(
+  db: Db,
+  email: string,
+  tenantId: string,
+  since: { byEmail: Date; byTenant: Date },
+) {
+  const byEmail = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('email', '=', email)
+    .where('created_at', '>', since.byEmail)
+    .executeTakeFirstOrThrow();
+  const byTenant = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('created_at', '>', since.byTenant)
+    .executeTakeFirstOrThrow();
+  return { byEmail: Number(byEmail.n), byTenant: Number(byTenant.n) };
+}
+
 export function markMemberRemoved(db: Db, tenantId: string, memberId: string, now: Date) {
   return db
     .updateTable('members')

@@ -3,10 +3,12 @@
 // a tenant always keeps one. A removed member's sessions end at once where no membership is left,
 // and its credentials stop on their next request (authentication reads the membership each time).
 import { type MemberRole, roleAtLeast } from '@mailsvc/contract/roles';
+import { sql } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import {
   countOwnersForUpdate,
+  countRecentInvitations,
   findMemberByEmail,
   findTenantMember,
   insertMember,
@@ -90,6 +92,39 @@ export interface InviteInput {
   projectIds?: string[] | null;
 }
 
+/**
+ * Each invitation mails the address from the system environment, outside the tenant's quota: a
+ * member may invite an address at most 5 times a day (in all tenants: removing and inviting again
+ * counts) and a tenant's members at most 50 people an hour. The operator (the admin CLI and API) is
+ * not limited.
+ */
+export const INVITATIONS_PER_ADDRESS_PER_DAY = 5;
+export const INVITATIONS_PER_TENANT_PER_HOUR = 50;
+const HOUR_MS = 3600_000;
+
+/** Counted under the tenant's and the address's locks: parallel invitations cannot all see room. */
+async function refuseOverInvitationLimits(trx: Db, tenantId: string, email: string, now: Date) {
+  // always the tenant's lock first, then the address's: no two invitations wait for each other
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`invite-tenant:${tenantId}`}))`.execute(trx);
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`invite-address:${email}`}))`.execute(trx);
+  const recent = await countRecentInvitations(trx, email, tenantId, {
+    byEmail: new Date(now.getTime() - 24 * HOUR_MS),
+    byTenant: new Date(now.getTime() - HOUR_MS),
+  });
+  const tooMany = (message: string, seconds: number) =>
+    new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
+  if (recent.byTenant >= INVITATIONS_PER_TENANT_PER_HOUR)
+    throw tooMany(
+      `This team invited ${INVITATIONS_PER_TENANT_PER_HOUR} people in the last hour; wait and invite again.`,
+      HOUR_MS / 1000,
+    );
+  if (recent.byEmail >= INVITATIONS_PER_ADDRESS_PER_DAY)
+    throw tooMany(
+      `${maskEmail(email)} was invited ${INVITATIONS_PER_ADDRESS_PER_DAY} times in the last day; try again tomorrow.`,
+      (24 * HOUR_MS) / 1000,
+    );
+}
+
 /** Adds a member (status invited until its first sign-in) and mails the invitation. */
 export async function inviteMember(deps: Deps, actor: TeamActor, input: InviteInput) {
   requireTeamPower(actor, [input.role]);
@@ -111,6 +146,7 @@ export async function inviteMember(deps: Deps, actor: TeamActor, input: InviteIn
   const already = () =>
     new ApiError('member_already_added', `${maskEmail(email)} is a member of this tenant already.`);
   const member = await inTransaction(deps.db, async (trx) => {
+    if (actor.kind === 'member') await refuseOverInvitationLimits(trx, tenant.id, email, now);
     if (await findMemberByEmail(trx, tenant.id, email)) throw already();
     const row = await insertMember(
       trx,
