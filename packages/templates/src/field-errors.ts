@@ -23,10 +23,31 @@ const DISPLAY_TEXT_PATTERN = `^[^${UNSAFE_DISPLAY_CHARACTERS}]*$`;
 export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
+  // A value in an anyOf (an array or null, say) of the right type whose problem is inside it or a
+  // rule of its branch (repeated items): that problem is the answer, not "must be null" and "must
+  // match a schema in anyOf" beside it.
+  const explainedWithin = new Set(
+    (errors ?? [])
+      .filter((e) => e.keyword === 'anyOf')
+      .map((e) => e.instancePath)
+      .filter((p) =>
+        (errors ?? []).some(
+          (o) =>
+            o.instancePath.startsWith(`${p}/`) ||
+            (o.instancePath === p && o.keyword !== 'type' && o.keyword !== 'anyOf'),
+        ),
+      ),
+  );
   for (const e of errors ?? []) {
     let path = e.instancePath;
     let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
+    if ((e.keyword === 'anyOf' || e.keyword === 'type') && explainedWithin.has(path)) continue;
+    if (e.keyword === 'uniqueItems') {
+      message = `must not repeat a value (items ${e.params.j} and ${e.params.i} are the same)`;
+    } else if (e.keyword === 'minProperties') {
+      const n = Number(e.params.limit);
+      message = `must have at least ${n} ${n === 1 ? 'property' : 'properties'}`;
+    } else if (e.keyword === 'required') {
       path += `/${escapePointer(String(e.params.missingProperty))}`;
       message = 'is required';
     } else if (e.keyword === 'additionalProperties') {

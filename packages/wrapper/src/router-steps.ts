@@ -51,6 +51,9 @@ export function refuseForeignOrigin(x: Exchange): WrapperResponse | undefined {
   return refuse(x, 'origin_not_allowed', 'Requests from this origin are not allowed.');
 }
 
+/** A template route's path or the OpenAPI document's: what a request's log line may name. */
+export const isKnownPath = (path: string) => routesByPath.has(path) || path === DOC_PATH;
+
 /** 2. Preflight, route, method: answers all but a POST to a template route, which it hands on. */
 export function routeRequest(
   ctx: RouterContext,

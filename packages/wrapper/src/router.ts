@@ -28,6 +28,7 @@ import {
   checkAppCheck,
   checkRequestBody,
   forwardToCore,
+  isKnownPath,
   limitClient,
   limitRecipient,
   mapCoreAnswer,
@@ -152,6 +153,8 @@ export function createRouter(opts: RouterOptions): WrapperRouter {
 async function handle(ctx: RouterContext, now: () => number, req: WrapperRequest): Promise<WrapperResponse> {
   const started = now();
   const x = openExchange(req, started, routePathOf(req.path), ctx.config.MAILSVC_ALLOWED_ORIGINS);
+  // An unknown path is what a caller typed (an address, a token): logged as the core does, unnamed.
+  if (!isKnownPath(x.path)) x.logFields.path = '(no route)';
   let res: WrapperResponse;
   try {
     res = await answer(ctx, x);

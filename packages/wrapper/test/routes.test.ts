@@ -305,6 +305,11 @@ describe('routing', () => {
   it('answers an unknown path with 404 not_found and GET on a route with 405 and Allow', async () => {
     const a = await call(router, '/auth/nope', { body: LOGIN });
     expect([a.status, a.json().error.code]).toEqual([404, 'not_found']);
+    // what a caller typed in an unknown path (here an address) is not logged: the line says (no route)
+    const typed = await call(router, '/auth/someone-typed@example.com/x', { body: LOGIN });
+    expect(typed.status).toBe(404);
+    expect(logs.text()).not.toContain('someone-typed@example.com');
+    expect(logs.text()).toContain('"path":"(no route)"');
     const b = await call(router, '/auth/login-code', { method: 'GET' });
     expect([b.status, b.json().error.code, b.headers.Allow]).toEqual([
       405,
