@@ -205,6 +205,30 @@ describe('member roles through console credentials', () => {
     expect([tenantWide.statusCode, tenantWide.json().error.code]).toEqual([403, 'insufficient_role']);
     const own = await postJson(h, key, '/v1/domains/add', { domain: 'limited-env.example.com' });
     expect(own.statusCode, own.body).toBe(200);
+    // who was mailed in another project is not found through the contact list's filters
+    for (const filter of [
+      { field: 'environment', op: 'eq', value: s.environmentId },
+      { field: 'environment', op: 'neq', value: s.environmentId },
+      { field: 'environment', op: 'in', value: [environment.id, s.environmentId] },
+      { field: 'project', op: 'eq', value: s.projectId },
+      { field: 'environment', op: 'eq', value: 'env_0000000000000000000000000' },
+    ]) {
+      const res = await postJson(h, key, '/v1/contacts/list', { filters: [filter] });
+      expect(
+        [res.statusCode, res.json().error?.code, res.json().error?.details?.[0]?.path],
+        res.body,
+      ).toEqual([400, 'invalid_request', '/filters/0/value']);
+    }
+    for (const filter of [
+      { field: 'environment', op: 'eq', value: environment.id },
+      { field: 'project', op: 'in', value: [project.id] },
+    ])
+      expect((await postJson(h, key, '/v1/contacts/list', { filters: [filter] })).statusCode).toBe(200);
+    // a key (not a member) filters by any of the tenant's
+    const plain = await postJson(h, s.apiKey, '/v1/contacts/list', {
+      filters: [{ field: 'environment', op: 'eq', value: environment.id }],
+    });
+    expect(plain.statusCode, plain.body).toBe(200);
   });
 
   it('expires a credential after 15 minutes', async () => {

@@ -12,6 +12,8 @@ import {
   type ListContactsResponse,
 } from '@mailsvc/contract/api';
 import { type ContactFilterSql, listContactRecords } from '../../db/repositories/contacts.js';
+import type { Db } from '../../db/schema.js';
+import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { type CursorBinding, cursorPosition, signCursor } from '../lists/signed-cursor.js';
@@ -54,11 +56,50 @@ function toFilterSql(f: ContactFilter): ContactFilterSql {
   }
 }
 
+/**
+ * A console member limited to some projects filters by its projects and their environments only:
+ * a filter naming another project's (or one that does not exist: the same answer) would tell it
+ * who was mailed where it cannot look. Keys and unlimited members filter by any of the tenant's.
+ */
+async function refuseFiltersBeyondReach(db: Db, auth: AuthContext, filters: readonly ContactFilter[]) {
+  const reach = auth.member?.projectIds;
+  if (!reach) return;
+  const problems: { path: string; message: string }[] = [];
+  for (const [i, f] of filters.entries()) {
+    if (f.field !== 'project' && f.field !== 'environment') continue;
+    const values = Array.isArray(f.value) ? f.value : [f.value];
+    const projectOf = new Map<string, string>(
+      f.field === 'project'
+        ? values.map((v) => [v, v])
+        : (
+            await db
+              .selectFrom('environments')
+              .select(['id', 'project_id'])
+              .where('id', 'in', values)
+              .where('tenant_id', '=', auth.tenantId)
+              .execute()
+          ).map((e) => [e.id, e.project_id]),
+    );
+    if (values.some((v) => !reach.includes(projectOf.get(v) ?? '')))
+      problems.push({
+        path: `/filters/${i}/value`,
+        message: `must name only ${f.field === 'project' ? 'projects' : 'environments of projects'} you are a member of`,
+      });
+  }
+  if (problems.length > 0)
+    throw new ApiError(
+      'invalid_request',
+      'You are a member of some projects only: filter by those projects and their environments.',
+      problems,
+    );
+}
+
 export async function listContacts(
   deps: Deps,
   auth: AuthContext,
   input: ListContactsRequest,
 ): Promise<Omit<ListContactsResponse, 'ok'>> {
+  await refuseFiltersBeyondReach(deps.db, auth, input.filters ?? []);
   const binding = contactListBinding(auth.environmentId, input);
   const now = deps.clock.now();
   const afterId = cursorPosition(deps.keys.listCursor, binding, input.cursor, now, CONTACT_ID, {
