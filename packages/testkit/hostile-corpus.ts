@@ -122,6 +122,8 @@ export interface FieldSpec {
   limits: number[];
   /** '' is a valid value (clears a setting, or free text). */
   allowEmpty?: boolean;
+  /** null is a valid value (the schema's union with null): the null variant may be accepted. */
+  nullable?: boolean;
   /** Field-specific attacks, with whether they must be refused. */
   extra?: Variant[];
 }
@@ -214,7 +216,7 @@ export function fieldVariants(spec: FieldSpec): Variant[] {
   for (const limit of [...new Set(spec.limits)])
     add(`${limit + 1} characters (limit ${limit})`, valueOfLength(spec, limit + 1));
   add('64 KB', valueOfLength(spec, SIXTY_FOUR_KB));
-  for (const [name, value] of WRONG_TYPES) add(name, value, true);
+  for (const [name, value] of WRONG_TYPES) add(name, value, !(value === null && spec.nullable));
   for (const v of spec.extra ?? []) out.push(v);
   return out;
 }

@@ -138,7 +138,14 @@ function corpora(): [keyof typeof CONSOLE_BODIES, HostileRequest[]][] {
   const tenant = exact('/tenantId', s.tenantId);
   const member = exact('/memberId', viewerId);
   const role: FieldSpec = { ...exact('/role', 'viewer'), limits: [20] };
-  const name: FieldSpec = { pointer: '/name', kind: 'name', valid: 'Hostile Person', limits: [200] };
+  // the invitation's name may be null (no name), as the route's schema says
+  const name: FieldSpec = {
+    pointer: '/name',
+    kind: 'name',
+    valid: 'Hostile Person',
+    limits: [200],
+    nullable: true,
+  };
   return [
     [
       '/console/api/sign-in/start',
