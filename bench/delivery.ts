@@ -102,6 +102,8 @@ async function until(check: () => boolean, ms = 180_000, progress?: () => string
 interface Round {
   /** msg/s, first to last message at the sink. */
   atSink: number;
+  /** msg/s at the sink in each quarter of the round's messages (warm-up in the first, tail in the last). */
+  quarters: number[];
   /** msg/s, process start to drain. */
   startToDrain: number;
   /** ms of the process's CPU per message (the worker: after its start-up). */
@@ -202,6 +204,12 @@ async function main() {
       }
     }
     const firstToLast = (events: SinkEvent[]) => MESSAGES / ((events.at(-1)!.t - events[0]!.t) / 1000);
+    const quarters = (events: SinkEvent[]) =>
+      [0, 1, 2, 3].map((q) => {
+        const from = Math.floor((q * MESSAGES) / 4);
+        const to = Math.floor(((q + 1) * MESSAGES) / 4) - 1;
+        return (to - from) / Math.max(0.001, (events[to]!.t - events[from]!.t) / 1000);
+      });
 
     async function baseline(): Promise<Round> {
       const start = sink.events.length;
@@ -228,6 +236,7 @@ async function main() {
       await check('baseline', events, 'base_');
       return {
         atSink: firstToLast(events),
+        quarters: quarters(events),
         startToDrain: MESSAGES / ((drained - readyAt!) / 1000),
         cpuMs: cpuMicros / 1000 / MESSAGES,
       };
@@ -485,6 +494,7 @@ async function main() {
       await check('worker', events, 'msg_');
       return {
         atSink: firstToLast(events),
+        quarters: quarters(events),
         startToDrain: MESSAGES / ((recorded - ready.t) / 1000),
         cpuMs: ((cpu - ready.cpu) * 1000) / MESSAGES,
         startup: { ms: ready.t - t0, cpuSeconds: ready.cpu },
@@ -557,6 +567,10 @@ async function main() {
     const m = (pick: (r: (typeof results)[number]) => number) => median(results.map(pick));
     console.log(
       `| median | ${fmt(m((r) => r.baseline.atSink))} | ${fmt(m((r) => r.worker.atSink))} | **${m((r) => r.worker.atSink / r.baseline.atSink).toFixed(2)}** | ${fmt(m((r) => r.baseline.startToDrain))} | ${fmt(m((r) => r.worker.startToDrain))} | **${m((r) => r.worker.startToDrain / r.baseline.startToDrain).toFixed(2)}** | ${m((r) => r.baseline.cpuMs).toFixed(2)} / ${m((r) => r.worker.cpuMs).toFixed(2)} |`,
+    );
+    const q = (r: Round) => r.quarters.map((x) => fmt(x)).join(' / ');
+    console.log(
+      `(msg/s at the sink by quarter of each round's messages, nodemailer → worker: ${results.map((r, i) => `round ${i + 1} ${q(r.baseline)} → ${q(r.worker)}`).join('; ')})`,
     );
     console.log(
       `(ratios: median of the rounds' ratios; the worker's CPU counted after its start-up, which took ${fmt(m((r) => r.worker.startup!.ms))} ms and ${m((r) => r.worker.startup!.cpuSeconds).toFixed(2)} s of CPU, medians)`,
