@@ -30,6 +30,15 @@ describe('parseEmail', () => {
     expect(parseEmail(value).ok).toBe(false);
   });
 
+  it('says a display name form ("Jane <jane@example.com>") is refused for its name, not its whitespace', () => {
+    for (const value of ['Jane <jane@example.com>', '<jane@example.com>', '"Doe, Jane" <jane@example.com>'])
+      expect(parseEmail(value), value).toEqual({
+        ok: false,
+        reason:
+          'must be a bare address such as name@example.com, without a display name or angle brackets (a sender’s name goes in fromName)',
+      });
+  });
+
   it('says a non-ASCII local part is refused because it needs SMTPUTF8, not that the address is not bare', () => {
     expect(parseEmail('jörg@example.com')).toEqual({
       ok: false,

@@ -34,6 +34,13 @@ const INVISIBLE = new RegExp(`[\\s${UNSAFE_DISPLAY_CHARACTERS}]`);
 export function parseEmail(raw: string): ParsedEmail {
   const value = raw.trim();
   if (value === '') return { ok: false, reason: 'must not be empty' };
+  // "Jane <jane@example.com>", as other mail APIs take it: say what to send instead.
+  if (/<[^<>]*@[^<>]*>$/.test(value))
+    return {
+      ok: false,
+      reason:
+        'must be a bare address such as name@example.com, without a display name or angle brackets (a sender’s name goes in fromName)',
+    };
   if (INVISIBLE.test(value))
     return { ok: false, reason: 'must not contain whitespace, control or invisible characters' };
   const at = value.lastIndexOf('@');
