@@ -34,9 +34,17 @@ describe('parseEmail', () => {
     for (const value of ['Jane <jane@example.com>', '<jane@example.com>', '"Doe, Jane" <jane@example.com>'])
       expect(parseEmail(value), value).toEqual({
         ok: false,
-        reason:
-          'must be a bare address such as name@example.com, without a display name or angle brackets (a sender’s name goes in fromName)',
+        reason: 'must be a bare address such as name@example.com, without a display name or angle brackets',
       });
+  });
+
+  it('refuses an address over 254 characters before any pattern runs (a quadratic one took seconds on these)', () => {
+    for (const value of [
+      `<${'@'.repeat(200_000)}`,
+      `${'a'.repeat(200_000)}@example.com`,
+      `<${'a@'.repeat(100_000)}>`,
+    ])
+      expect(parseEmail(value)).toEqual({ ok: false, reason: 'must be at most 254 characters' });
   });
 
   it('says a non-ASCII local part is refused because it needs SMTPUTF8, not that the address is not bare', () => {

@@ -34,12 +34,13 @@ const INVISIBLE = new RegExp(`[\\s${UNSAFE_DISPLAY_CHARACTERS}]`);
 export function parseEmail(raw: string): ParsedEmail {
   const value = raw.trim();
   if (value === '') return { ok: false, reason: 'must not be empty' };
+  // Before any pattern runs: no address is longer (a bound on every check below).
+  if (value.length > 254) return { ok: false, reason: 'must be at most 254 characters' };
   // "Jane <jane@example.com>", as other mail APIs take it: say what to send instead.
-  if (/<[^<>]*@[^<>]*>$/.test(value))
+  if (value.endsWith('>') && value.slice(value.lastIndexOf('<') + 1).includes('@'))
     return {
       ok: false,
-      reason:
-        'must be a bare address such as name@example.com, without a display name or angle brackets (a sender’s name goes in fromName)',
+      reason: 'must be a bare address such as name@example.com, without a display name or angle brackets',
     };
   if (INVISIBLE.test(value))
     return { ok: false, reason: 'must not contain whitespace, control or invisible characters' };
