@@ -50,7 +50,7 @@ export const OTHER_SOURCES: Partial<Record<ErrorCode, string>> = {
   member_already_added: 'the console: `POST /console/api/members/invite`; `mailsvc admin members invite`',
   last_owner: 'the console: `POST /console/api/members/update`, `/remove`',
   rate_limited:
-    'the console: `POST /console/api/sign-in/start` (5 codes per address, 20 per client in 15 minutes), `/verify` (wrong codes count as failed authentications), `/members/invite` (5 invitations of an address a day, 50 per team an hour)',
+    'the console: `POST /console/api/sign-in/start` (5 codes per address, 20 per client in 15 minutes), `/verify` (wrong codes count as failed authentications), `/members/invite` (a mailbox 5 times a day per team and 20 in all teams, 50 invitations per team an hour)',
 };
 
 /** The operations (by operationId) and other places that can answer a code. */

@@ -87,29 +87,42 @@ export function setMemberRole(db: Db, tenantId: string, memberId: string, role: 
     .executeTakeFirst();
 }
 
+/** An address without its +tag (jane+1@example.com → jane@example.com): the inbox it reaches. */
+export const invitationMailbox = (email: string) => email.replace(/\+[^@]*@/, '@');
+/** The same, in SQL: 0027_member_invitation_limits.sql indexes exactly this expression. */
+const mailboxOf = sql<string>`regexp_replace(email, '\\+[^@]*@', '@')`;
+
 /**
- * Invitations (members rows, removed ones included) of this address in any tenant since `byEmail`,
- * and of this tenant since `byTenant`: the invitation limits' counts (0027_member_invitation_limits.sql).
+ * Invitations (members rows, removed ones included) since `day` of this mailbox in any tenant and
+ * in this one, and of this tenant since `hour`: the invitation limits' counts.
  */
 export async function countRecentInvitations(
   db: Db,
   email: string,
   tenantId: string,
-  since: { byEmail: Date; byTenant: Date },
+  since: { day: Date; hour: Date },
 ) {
-  const byEmail = await db
+  const mailbox = invitationMailbox(email);
+  const byMailbox = await db
     .selectFrom('members')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('email', '=', email)
-    .where('created_at', '>', since.byEmail)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('anywhere'),
+      eb.fn.countAll<number>().filterWhere('tenant_id', '=', tenantId).as('here'),
+    ])
+    .where(mailboxOf, '=', mailbox)
+    .where('created_at', '>', since.day)
     .executeTakeFirstOrThrow();
   const byTenant = await db
     .selectFrom('members')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('tenant_id', '=', tenantId)
-    .where('created_at', '>', since.byTenant)
+    .where('created_at', '>', since.hour)
     .executeTakeFirstOrThrow();
-  return { byEmail: Number(byEmail.n), byTenant: Number(byTenant.n) };
+  return {
+    mailboxAnywhere: Number(byMailbox.anywhere),
+    mailboxHere: Number(byMailbox.here),
+    tenantLastHour: Number(byTenant.n),
+  };
 }
 
 export function markMemberRemoved(db: Db, tenantId: string, memberId: string, now: Date) {

@@ -12,6 +12,7 @@ import {
   findMemberByEmail,
   findTenantMember,
   insertMember,
+  invitationMailbox,
   listTenantMembers,
   type MemberRow,
   markMemberRemoved,
@@ -93,35 +94,42 @@ export interface InviteInput {
 }
 
 /**
- * Each invitation mails the address from the system environment, outside the tenant's quota: a
- * member may invite an address at most 5 times a day (in all tenants: removing and inviting again
- * counts) and a tenant's members at most 50 people an hour. The operator (the admin CLI and API) is
- * not limited.
+ * Each invitation mails the address from the system environment, outside the tenant's quota. A
+ * team's members may invite one mailbox (the address without a +tag) 5 times a day (removing and
+ * inviting again counts), one mailbox is invited at most 20 times a day in all teams, and a team
+ * invites at most 50 people an hour. The operator (the admin CLI and API) is not limited.
  */
-export const INVITATIONS_PER_ADDRESS_PER_DAY = 5;
-export const INVITATIONS_PER_TENANT_PER_HOUR = 50;
+export const INVITATIONS_PER_MAILBOX_PER_TEAM_PER_DAY = 5;
+export const INVITATIONS_PER_MAILBOX_PER_DAY = 20;
+export const INVITATIONS_PER_TEAM_PER_HOUR = 50;
 const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
 
-/** Counted under the tenant's and the address's locks: parallel invitations cannot all see room. */
+/** Counted under the tenant's and the mailbox's locks: parallel invitations cannot all see room. */
 async function refuseOverInvitationLimits(trx: Db, tenantId: string, email: string, now: Date) {
-  // always the tenant's lock first, then the address's: no two invitations wait for each other
+  // always the tenant's lock first, then the mailbox's: no two invitations wait for each other
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`invite-tenant:${tenantId}`}))`.execute(trx);
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`invite-address:${email}`}))`.execute(trx);
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`invite-mailbox:${invitationMailbox(email)}`}))`.execute(
+    trx,
+  );
   const recent = await countRecentInvitations(trx, email, tenantId, {
-    byEmail: new Date(now.getTime() - 24 * HOUR_MS),
-    byTenant: new Date(now.getTime() - HOUR_MS),
+    day: new Date(now.getTime() - DAY_MS),
+    hour: new Date(now.getTime() - HOUR_MS),
   });
   const tooMany = (message: string, seconds: number) =>
     new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
-  if (recent.byTenant >= INVITATIONS_PER_TENANT_PER_HOUR)
+  if (recent.tenantLastHour >= INVITATIONS_PER_TEAM_PER_HOUR)
     throw tooMany(
-      `This team invited ${INVITATIONS_PER_TENANT_PER_HOUR} people in the last hour; wait and invite again.`,
+      `This team invited ${INVITATIONS_PER_TEAM_PER_HOUR} people in the last hour; wait and invite again.`,
       HOUR_MS / 1000,
     );
-  if (recent.byEmail >= INVITATIONS_PER_ADDRESS_PER_DAY)
+  if (
+    recent.mailboxHere >= INVITATIONS_PER_MAILBOX_PER_TEAM_PER_DAY ||
+    recent.mailboxAnywhere >= INVITATIONS_PER_MAILBOX_PER_DAY
+  )
     throw tooMany(
-      `${maskEmail(email)} was invited ${INVITATIONS_PER_ADDRESS_PER_DAY} times in the last day; try again tomorrow.`,
-      (24 * HOUR_MS) / 1000,
+      `${maskEmail(email)} was invited too often in the last day; try again tomorrow.`,
+      DAY_MS / 1000,
     );
 }
 
@@ -146,8 +154,8 @@ export async function inviteMember(deps: Deps, actor: TeamActor, input: InviteIn
   const already = () =>
     new ApiError('member_already_added', `${maskEmail(email)} is a member of this tenant already.`);
   const member = await inTransaction(deps.db, async (trx) => {
-    if (actor.kind === 'member') await refuseOverInvitationLimits(trx, tenant.id, email, now);
     if (await findMemberByEmail(trx, tenant.id, email)) throw already();
+    if (actor.kind === 'member') await refuseOverInvitationLimits(trx, tenant.id, email, now);
     const row = await insertMember(
       trx,
       {
