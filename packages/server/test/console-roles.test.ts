@@ -229,6 +229,34 @@ describe('member roles through console credentials', () => {
       filters: [{ field: 'environment', op: 'eq', value: environment.id }],
     });
     expect(plain.statusCode, plain.body).toBe(200);
+    // when a contact was last mailed counts only the member's projects' mail, in the record and
+    // in the lastEmailedAt filter (with `project neq` its own, it would list who was mailed elsewhere)
+    const elsewhere = 'mailed-elsewhere@example.com';
+    expect((await postJson(h, s.apiKey, '/v1/contacts/upsert', { email: elsewhere })).statusCode).toBe(200);
+    const third = await h.admin('projects.create', { tenant: s.tenantId, name: 'Third App' });
+    const thirdEnv = await h.admin('environments.create', { project: third.project.id, name: 'production' });
+    const thirdKey = (await h.admin('keys.create', { environment: thirdEnv.environment.id }))
+      .apiKey as string;
+    const sent = await postJson(h, thirdKey, '/v1/send', {
+      templateId: 'login-code',
+      to: elsewhere,
+      data: { code: '123456' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const emailedSince = {
+      filters: [
+        { field: 'project', op: 'neq', value: project.id },
+        { field: 'lastEmailedAt', op: 'after', value: '2000-01-01T00:00:00Z' },
+      ],
+    };
+    const emailsOf = (res: { json(): { contacts: { email: string }[] } }) =>
+      res.json().contacts.map((c) => c.email);
+    expect(emailsOf(await postJson(h, key, '/v1/contacts/list', emailedSince))).not.toContain(elsewhere);
+    expect(emailsOf(await postJson(h, s.apiKey, '/v1/contacts/list', emailedSince))).toContain(elsewhere);
+    const got = await postJson(h, key, '/v1/contacts/get', { emailOrContactId: elsewhere });
+    expect(got.json().contact.lastEmailedAt, got.body).toBeNull();
+    const byKey = await postJson(h, s.apiKey, '/v1/contacts/get', { emailOrContactId: elsewhere });
+    expect(byKey.json().contact.lastEmailedAt, byKey.body).not.toBeNull();
   });
 
   it('expires a credential after 15 minutes', async () => {

@@ -181,7 +181,17 @@ export interface ContactScope {
   tenantId: string;
   environmentId: string;
   now: Date;
+  /**
+   * A console member limited to these projects: when a contact was last mailed, and the filters
+   * on it, count only their environments' messages (another project's would tell it who was
+   * mailed there). Absent or null: every environment of the tenant.
+   */
+  projectIds?: readonly string[] | null;
 }
+
+/** `e` (an environments row) is one the scope may look at. */
+const reachable = (s: ContactScope) =>
+  s.projectIds ? sql`e.project_id = ANY (${[...s.projectIds]}::text[])` : sql`true`;
 
 /**
  * The whole record of the contacts `ids` selects (a subquery of contact ids), by id. Per contact:
@@ -201,7 +211,7 @@ function selectRecords(s: ContactScope, ids: RawBuilder<unknown>) {
          CROSS JOIN LATERAL (SELECT m.created_at FROM messages m
                              WHERE m.environment_id = e.id AND m.to_email = c.email
                              ORDER BY m.created_at DESC LIMIT 1) latest
-       WHERE e.tenant_id = c.tenant_id) AS last_emailed_at,
+       WHERE e.tenant_id = c.tenant_id AND ${reachable(s)}) AS last_emailed_at,
       d.sent, d.bounced, d.complained
     FROM contacts c
     LEFT JOIN recipients r ON r.environment_id = ${s.environmentId} AND r.email = c.email
@@ -288,20 +298,21 @@ function filterSql(f: ContactFilterSql, s: ContactScope): RawBuilder<unknown> {
     case 'environment':
       return negate(
         sql`EXISTS (SELECT 1 FROM environments e JOIN messages m ON m.environment_id = e.id
-          WHERE e.tenant_id = ${s.tenantId} AND e.id = ANY (${f.values}::text[]) AND m.to_email = c.email)`,
+          WHERE e.tenant_id = ${s.tenantId} AND ${reachable(s)} AND e.id = ANY (${f.values}::text[])
+            AND m.to_email = c.email)`,
         f.op,
       );
     case 'project':
       return negate(
         sql`EXISTS (SELECT 1 FROM environments e JOIN messages m ON m.environment_id = e.id
-          WHERE e.tenant_id = ${s.tenantId} AND e.project_id = ANY (${f.values}::text[])
+          WHERE e.tenant_id = ${s.tenantId} AND ${reachable(s)} AND e.project_id = ANY (${f.values}::text[])
             AND m.to_email = c.email)`,
         f.op,
       );
     case 'lastEmailedAt': {
       const emailed = (cond: RawBuilder<unknown>) =>
         sql`EXISTS (SELECT 1 FROM environments e JOIN messages m ON m.environment_id = e.id
-          WHERE e.tenant_id = ${s.tenantId} AND m.to_email = c.email AND ${cond})`;
+          WHERE e.tenant_id = ${s.tenantId} AND ${reachable(s)} AND m.to_email = c.email AND ${cond})`;
       // Never emailed: neither before nor after anything.
       return f.op === 'after'
         ? emailed(sql`m.created_at > ${f.value}`)

@@ -1,6 +1,17 @@
 import type { Contact } from '@mailsvc/contract/api';
-import type { ContactRow } from '../../db/repositories/contacts.js';
+import type { ContactRow, ContactScope } from '../../db/repositories/contacts.js';
 import { ApiError } from '../../errors.js';
+import type { AuthContext } from '../auth/authenticate.js';
+
+/**
+ * What a key sees of the tenant's contacts: its environment's states, and when a contact was last
+ * mailed in any environment of the tenant (a console member limited to some projects: in theirs).
+ */
+export const contactScopeOf = (auth: AuthContext): Omit<ContactScope, 'now'> => ({
+  tenantId: auth.tenantId,
+  environmentId: auth.environmentId,
+  projectIds: auth.member?.projectIds ?? null,
+});
 
 /** A contact as the API answers it (DESIGN.md §7). */
 export function toContact(row: ContactRow): Contact {

@@ -7,7 +7,7 @@ import { ULID_PATTERN } from '../../ids.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { parseEmail } from '../email.js';
-import { contactNotFound, toContact } from './contact-record.js';
+import { contactNotFound, contactScopeOf, toContact } from './contact-record.js';
 
 export const CONTACT_ID = new RegExp(`^ct_${ULID_PATTERN}$`);
 
@@ -32,11 +32,7 @@ export async function getContact(
       ]);
     by = { email: email.address };
   }
-  const row = await findContactRecord(
-    deps.db,
-    { tenantId: auth.tenantId, environmentId: auth.environmentId, now: deps.clock.now() },
-    by,
-  );
+  const row = await findContactRecord(deps.db, { ...contactScopeOf(auth), now: deps.clock.now() }, by);
   if (!row) throw contactNotFound('/emailOrContactId');
   return { contact: toContact(row) };
 }

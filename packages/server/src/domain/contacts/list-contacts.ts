@@ -17,7 +17,7 @@ import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { type CursorBinding, cursorPosition, signCursor } from '../lists/signed-cursor.js';
-import { toContact } from './contact-record.js';
+import { contactScopeOf, toContact } from './contact-record.js';
 import { CONTACT_ID } from './get-contact.js';
 
 /** pageSize: default 50; above 200 read as 200 (the seed's "capped by the API"). */
@@ -109,7 +109,7 @@ export async function listContacts(
   const pageSize = clampPageSize(input.pageSize);
   const rows = await listContactRecords(
     deps.db,
-    { tenantId: auth.tenantId, environmentId: auth.environmentId, now },
+    { ...contactScopeOf(auth), now },
     {
       searchPattern: input.search ? escapeLikePattern(input.search) : undefined,
       filters: (input.filters ?? []).map(toFilterSql),

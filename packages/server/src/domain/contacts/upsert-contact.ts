@@ -15,7 +15,7 @@ import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import type { Deps } from '../deps.js';
 import { overLimitProblem, toContactWrite } from './contact-input.js';
-import { toContact } from './contact-record.js';
+import { contactScopeOf, toContact } from './contact-record.js';
 
 export const INVALID_CONTACT = 'The request body is not valid.';
 
@@ -45,10 +45,6 @@ export async function upsertContact(
       throw new ApiError('invalid_request', INVALID_CONTACT, [overLimitProblem('')]);
     throw err;
   }
-  const row = await findContactRecord(
-    deps.db,
-    { tenantId: auth.tenantId, environmentId: auth.environmentId, now },
-    { id },
-  );
+  const row = await findContactRecord(deps.db, { ...contactScopeOf(auth), now }, { id });
   return { contact: toContact(row!) };
 }
