@@ -30,6 +30,16 @@ describe('toFieldErrors', () => {
     expect(paths).toEqual(['/events', '/events', '/events']);
   });
 
+  it('answers a union of fixed values with every allowed value, once', () => {
+    const scope = {
+      type: 'object',
+      properties: { scope: { anyOf: [{ const: 'environment' }, { const: 'project' }, { const: 'tenant' }] } },
+    };
+    expect(problemsOf(scope, { scope: 'bogus' })).toEqual([
+      { path: '/scope', message: 'must be one of "environment", "project", "tenant"' },
+    ]);
+  });
+
   it('says which items repeat, and how many properties an object needs, in words', () => {
     expect(problemsOf(events, { events: ['a', 'a'] })).toEqual([
       { path: '/events', message: 'must not repeat a value (items 0 and 1 are the same)' },

@@ -34,15 +34,23 @@ export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined
         (errors ?? []).some(
           (o) =>
             o.instancePath.startsWith(`${p}/`) ||
-            (o.instancePath === p && o.keyword !== 'type' && o.keyword !== 'anyOf'),
+            (o.instancePath === p && !['type', 'anyOf', 'const'].includes(o.keyword)),
         ),
       ),
   );
+  // An anyOf of fixed values (a union of literals) answers with every allowed value, once.
+  const constsAt = new Map<string, unknown[]>();
+  for (const e of errors ?? [])
+    if (e.keyword === 'const')
+      constsAt.set(e.instancePath, [...(constsAt.get(e.instancePath) ?? []), e.params.allowedValue]);
   for (const e of errors ?? []) {
     let path = e.instancePath;
     let message = e.message ?? 'is invalid';
     if ((e.keyword === 'anyOf' || e.keyword === 'type') && explainedWithin.has(path)) continue;
-    if (e.keyword === 'uniqueItems') {
+    const consts = constsAt.get(path);
+    if (consts && consts.length > 1 && (e.keyword === 'const' || e.keyword === 'anyOf')) {
+      message = `must be one of ${consts.map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (e.keyword === 'uniqueItems') {
       message = `must not repeat a value (items ${e.params.j} and ${e.params.i} are the same)`;
     } else if (e.keyword === 'minProperties') {
       const n = Number(e.params.limit);
