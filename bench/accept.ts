@@ -496,7 +496,10 @@ async function compareBatch() {
   /** Mean time of one request alone, ms, from a one-connection run's requests per second. */
   const ms = (r: Row) => 1000 / Math.max(1, r.perSecond);
   try {
+    // Both servers up for the whole run (the one not measured is idle); each round measures the
+    // bare server right after the app, so a round's figures are minutes apart at most.
     const app = await startChild('app', db.url);
+    const bare = await startChild('baseline', db.url);
     const apiKey = app.apiKey!;
     // A rate limit the batches never reach: the plan's is 1,000,000 a second.
     const run = (name: string, batch: number | undefined, connections: number) =>
@@ -507,19 +510,16 @@ async function compareBatch() {
       const batch1 = await run(`batches of ${BATCH}, 1 connection`, BATCH, 1);
       const batchN = await run(`batches of ${BATCH}, ${CONNECTIONS} connections`, BATCH, CONNECTIONS);
       const singleN = await run(`single sends, ${CONNECTIONS} connections`, undefined, CONNECTIONS);
-      rows.push({ single1, batch1, singleN, batchN } as (typeof rows)[number]);
-    }
-    await stopChild(app.child);
-    const bare = await startChild('baseline', db.url);
-    for (const r of rows) {
-      r.bareSingle = await measure('bare server: one row per request, 1 connection', bare, {
+      const bareSingle = await measure('bare server: one row per request, 1 connection', bare, {
         connections: 1,
       });
-      r.bareBatch = await measure(`bare server: ${BATCH} rows per request, 1 connection`, bare, {
+      const bareBatch = await measure(`bare server: ${BATCH} rows per request, 1 connection`, bare, {
         batch: BATCH,
         connections: 1,
       });
+      rows.push({ single1, batch1, singleN, batchN, bareSingle, bareBatch });
     }
+    await stopChild(app.child);
     await stopChild(bare.child);
   } finally {
     await db.drop();
