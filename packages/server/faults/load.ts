@@ -65,7 +65,13 @@ export class SendLoad {
 
   /** Sends a send's request again (same key, same body) and records the answer. */
   async replay(send: Send): Promise<Answer> {
-    const answer = await this.post(send);
+    // A kept-alive socket the server closes just as it is reused answers ECONNRESET: a client
+    // sends the same request (same key) again after a network error, as the load itself does.
+    let answer = await this.post(send);
+    for (let i = 0; i < 3 && answer.error !== undefined; i++) {
+      await sleep(100);
+      answer = await this.post(send);
+    }
     if (answer.status === 200 && answer.body?.messageId) send.messageIds.add(answer.body.messageId);
     return answer;
   }
