@@ -23,6 +23,10 @@ export class ApiError extends Error {
   }
 }
 
+/** 429 rate_limited with Retry-After: the seconds until a request is let through again. */
+export const retryLater = (message: string, retryAfterSeconds: number) =>
+  new ApiError('rate_limited', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+
 /**
  * Where each code can come from besides the /v1 operations that declare it (@mailsvc/contract/api):
  * the HTTP layer and the admin API. A test checks that every code of the catalogue has a source.

@@ -26,7 +26,7 @@ import {
 import { startSignIn, verifySignIn } from '../../domain/console/sign-in.js';
 import { disableTotp, enableTotp, isTotpEnabled, setUpTotp } from '../../domain/console/totp.js';
 import type { Deps } from '../../domain/deps.js';
-import { ApiError } from '../../errors.js';
+import { retryLater } from '../../errors.js';
 import { checkFailure } from '../auth-hook.js';
 import { requireJsonContentType } from '../json-body.js';
 import { refuseOversizedBody } from '../route.js';
@@ -116,15 +116,7 @@ function signInRoutes(app: FastifyInstance, deps: Deps) {
     // otherwise still pass, and the allowance would not stop guessing.
     const client = clientLimitKey(req.ip);
     const wait = deps.authFailures.blockedFor(client, Date.now());
-    if (wait > 0)
-      throw new ApiError(
-        'rate_limited',
-        `Too many failed sign-ins from this client; retry after ${wait} s.`,
-        undefined,
-        {
-          'Retry-After': String(wait),
-        },
-      );
+    if (wait > 0) throw retryLater(`Too many failed sign-ins from this client; retry after ${wait} s.`, wait);
     // A session token presented before sign-in is never kept (session fixation): it is ended.
     const before = sessionToken(req);
     const { token } = await checkFailure(deps, req, () =>

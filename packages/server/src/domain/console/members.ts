@@ -3,7 +3,6 @@
 // a tenant always keeps one. A removed member's sessions end at once where no membership is left,
 // and its credentials stop on their next request (authentication reads the membership each time).
 import { type MemberRole, roleAtLeast } from '@mailsvc/contract/roles';
-import { sql } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { insertAuditEvent } from '../../db/repositories/audit.js';
 import {
@@ -20,8 +19,8 @@ import {
   setMemberRole,
 } from '../../db/repositories/console-people.js';
 import type { Db } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { ApiError } from '../../errors.js';
+import { inTransaction, lockUntilCommit } from '../../db/transaction.js';
+import { ApiError, retryLater } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Deps } from '../deps.js';
 import { maskEmail } from '../email.js';
@@ -108,18 +107,14 @@ const DAY_MS = 24 * HOUR_MS;
 /** Counted under the tenant's and the mailbox's locks: parallel invitations cannot all see room. */
 async function refuseOverInvitationLimits(trx: Db, tenantId: string, email: string, now: Date) {
   // always the tenant's lock first, then the mailbox's: no two invitations wait for each other
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`invite-tenant:${tenantId}`}))`.execute(trx);
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`invite-mailbox:${invitationMailbox(email)}`}))`.execute(
-    trx,
-  );
+  await lockUntilCommit(trx, `invite-tenant:${tenantId}`);
+  await lockUntilCommit(trx, `invite-mailbox:${invitationMailbox(email)}`);
   const recent = await countRecentInvitations(trx, email, tenantId, {
     day: new Date(now.getTime() - DAY_MS),
     hour: new Date(now.getTime() - HOUR_MS),
   });
-  const tooMany = (message: string, seconds: number) =>
-    new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
   if (recent.tenantLastHour >= INVITATIONS_PER_TEAM_PER_HOUR)
-    throw tooMany(
+    throw retryLater(
       `This team invited ${INVITATIONS_PER_TEAM_PER_HOUR} people in the last hour; wait and invite again.`,
       HOUR_MS / 1000,
     );
@@ -127,7 +122,7 @@ async function refuseOverInvitationLimits(trx: Db, tenantId: string, email: stri
     recent.mailboxHere >= INVITATIONS_PER_MAILBOX_PER_TEAM_PER_DAY ||
     recent.mailboxAnywhere >= INVITATIONS_PER_MAILBOX_PER_DAY
   )
-    throw tooMany(
+    throw retryLater(
       `${maskEmail(email)} was invited too often in the last day; try again tomorrow.`,
       DAY_MS / 1000,
     );

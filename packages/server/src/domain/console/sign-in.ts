@@ -3,7 +3,6 @@
 // Codes are asked at most 5 times in 15 minutes per address and 20 per client; a wrong code counts
 // against the client as a wrong API key does (auth-hook.ts checkFailure).
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import {
   countCodeAttempt,
   countFailedTries,
@@ -16,8 +15,8 @@ import {
   supersedeCodes,
 } from '../../db/repositories/console-people.js';
 import type { Db } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { ApiError } from '../../errors.js';
+import { inTransaction, lockUntilCommit } from '../../db/transaction.js';
+import { ApiError, retryLater } from '../../errors.js';
 import { newId, randomBase62 } from '../../ids.js';
 import type { Deps } from '../deps.js';
 import { maskEmail, parseEmail } from '../email.js';
@@ -58,8 +57,8 @@ export async function startSignIn(deps: Deps, input: { email: string; client: st
   // Counted and written under the address's and the client's locks: parallel requests cannot all
   // see room under the limits.
   await inTransaction(deps.db, async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`sign-in:${email}`}))`.execute(trx);
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`sign-in-client:${input.client}`}))`.execute(trx);
+    await lockUntilCommit(trx, `sign-in:${email}`);
+    await lockUntilCommit(trx, `sign-in-client:${input.client}`);
     await refuseOverLimits(trx, email, input.client, now);
     await supersedeCodes(trx, email, now);
     const id = newId('sic', now.getTime());
@@ -93,9 +92,6 @@ async function mailCode(deps: Deps, email: string, code: string): Promise<void> 
   }
 }
 
-const tooMany = (message: string, seconds: number) =>
-  new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
-
 /**
  * 5 codes per address and 20 per client in 15 minutes; and after 20 wrong codes for an address in
  * a day, no more codes for it that day (guessing, however slow, stops there).
@@ -103,9 +99,12 @@ const tooMany = (message: string, seconds: number) =>
 async function refuseOverLimits(db: Db, email: string, client: string, now: Date): Promise<void> {
   const recent = await countRecentCodes(db, email, client, new Date(now.getTime() - CODE_WINDOW_MS));
   if (recent.byEmail >= CODES_PER_ADDRESS || recent.byClient >= CODES_PER_CLIENT)
-    throw tooMany('Too many sign-in codes asked for; wait 15 minutes and ask again.', CODE_WINDOW_MS / 1000);
+    throw retryLater(
+      'Too many sign-in codes asked for; wait 15 minutes and ask again.',
+      CODE_WINDOW_MS / 1000,
+    );
   if ((await countFailedTries(db, email, new Date(now.getTime() - DAY_MS))) >= FAILED_TRIES_PER_DAY)
-    throw tooMany('Too many wrong codes for this address today; try again tomorrow.', DAY_MS / 1000);
+    throw retryLater('Too many wrong codes for this address today; try again tomorrow.', DAY_MS / 1000);
 }
 
 const wrongCode = (why: string) => new ApiError('invalid_sign_in_code', why);
