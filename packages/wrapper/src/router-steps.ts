@@ -51,7 +51,7 @@ export function refuseForeignOrigin(x: Exchange): WrapperResponse | undefined {
   return refuse(x, 'origin_not_allowed', 'Requests from this origin are not allowed.');
 }
 
-/** A template route's path or the OpenAPI document's: what a request's log line may name. */
+/** A template route's path or the OpenAPI document's: what is answered, and what a request's log line may name. */
 export const isKnownPath = (path: string) => routesByPath.has(path) || path === DOC_PATH;
 
 /** 2. Preflight, route, method: answers all but a POST to a template route, which it hands on. */
@@ -60,9 +60,9 @@ export function routeRequest(
   x: Exchange,
 ): { answer: WrapperResponse } | { route: TemplateRoute } {
   const { method, path, requestId, origin } = x;
+  if (!isKnownPath(path)) return { answer: refuse(x, 'not_found', `No route ${method} ${path}.`) };
   const templateRoute = routesByPath.get(path);
   const isDoc = path === DOC_PATH;
-  if (!templateRoute && !isDoc) return { answer: refuse(x, 'not_found', `No route ${method} ${path}.`) };
   const allow = isDoc ? DOC_METHODS : ROUTE_METHODS;
   if (method === 'OPTIONS') {
     const preflight =

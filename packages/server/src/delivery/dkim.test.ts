@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import {
+  DKIM_SELECTOR_MAX_LENGTH,
+  dkimSelectorFor,
   dkimTxtValue,
   generateDkimKeyPair,
   parseDkimKey,
@@ -147,6 +149,22 @@ describe('DKIM signatures', () => {
     const raw = signMessage(await buildMime(base), key).toString('latin1');
     const header = raw.slice(0, raw.indexOf('\r\n\r\n'));
     for (const line of header.split('\r\n')) expect(line.length, line).toBeLessThanOrEqual(78);
+  });
+});
+
+describe('DKIM selectors', () => {
+  it('are dated, and never longer than DKIM_SELECTOR_MAX_LENGTH (the sending domain’s length limit counts on it)', () => {
+    const at = new Date('2026-11-29T13:05:00Z');
+    const taken = ['mailsvc-202611', 'mailsvc-20261129', 'mailsvc-202611291305'];
+    expect(dkimSelectorFor(at)).toBe('mailsvc-202611');
+    expect(dkimSelectorFor(at, taken)).toMatch(/^mailsvc-202611-[0-9a-z]+$/);
+    for (const year of ['2026', '2099', '5000']) {
+      const late = new Date(`${year}-12-31T23:59:59.999Z`);
+      const iso = late.toISOString();
+      const month = `mailsvc-${iso.slice(0, 4)}${iso.slice(5, 7)}`;
+      const all = [month, `${month}31`, `${month}312359`];
+      expect(dkimSelectorFor(late, all).length, year).toBeLessThanOrEqual(DKIM_SELECTOR_MAX_LENGTH);
+    }
   });
 });
 

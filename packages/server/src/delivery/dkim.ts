@@ -211,6 +211,9 @@ export interface DkimKeyPair {
   publicKeyPem: string;
 }
 
+/** The longest selector dkimSelectorFor() makes: `mailsvc-YYYYMM-` and the time in base 36 (9 characters until the year 5188). */
+export const DKIM_SELECTOR_MAX_LENGTH = 'mailsvc-YYYYMM-'.length + 9;
+
 /**
  * The dated selector of a key made at `now` (`mailsvc-YYYYMM`, DESIGN.md §13); a day and then a
  * minute are added when a selector in `taken` (the domain's current or retiring one) has the name.

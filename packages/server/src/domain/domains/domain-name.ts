@@ -2,11 +2,13 @@
 // not a domain or is one of the service's own (the one rule for POST /v1/domains/add and
 // `mailsvc admin domains add`).
 import type { Config } from '../../config.js';
+import { DKIM_SELECTOR_MAX_LENGTH } from '../../delivery/dkim.js';
+import { dkimHost } from '../../domains/domain-records.js';
 import { ApiError } from '../../errors.js';
 import { parseDomain } from '../email.js';
 
 /** 253 (a DNS name) less the longest DKIM record prefix, `mailsvc-YYYYMM-xxxxxxxxx._domainkey.` (36). */
-export const MAX_DOMAIN_LENGTH = 253 - 36;
+export const MAX_DOMAIN_LENGTH = 253 - dkimHost('x'.repeat(DKIM_SELECTOR_MAX_LENGTH), '').length;
 
 export function checkDomainName(
   config: Pick<Config, 'MAILSVC_DEFAULT_SENDING_DOMAIN' | 'MAILSVC_BOUNCE_DOMAIN'>,
