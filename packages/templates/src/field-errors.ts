@@ -16,6 +16,10 @@ const escapePointer = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1
 /** One line of display text (names): what @mailsvc/contract/display-name refuses, as a schema pattern. */
 const DISPLAY_TEXT_PATTERN = `^[^${UNSAFE_DISPLAY_CHARACTERS}]*$`;
 
+/** An enum's or a union of literals' answer: every allowed value, as JSON. */
+const mustBeOneOf = (values: readonly unknown[]) =>
+  `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+
 /**
  * Ajv errors as `{path, message}`, each path a JSON Pointer to the offending property itself
  * (the missing or unknown one, not its parent). Shared with the server's request validation.
@@ -49,7 +53,7 @@ export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined
     if ((e.keyword === 'anyOf' || e.keyword === 'type') && explainedWithin.has(path)) continue;
     const consts = constsAt.get(path);
     if (consts && consts.length > 1 && (e.keyword === 'const' || e.keyword === 'anyOf')) {
-      message = `must be one of ${consts.map((v) => JSON.stringify(v)).join(', ')}`;
+      message = mustBeOneOf(consts);
     } else if (e.keyword === 'uniqueItems') {
       message = `must not repeat a value (items ${e.params.j} and ${e.params.i} are the same)`;
     } else if (e.keyword === 'minProperties') {
@@ -78,7 +82,7 @@ export function toFieldErrors(errors: readonly AjvErrorLike[] | null | undefined
       Array.isArray(e.params.allowedValues) &&
       e.params.allowedValues.length <= 12
     ) {
-      message = `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+      message = mustBeOneOf(e.params.allowedValues);
     } else if (e.keyword === 'discriminator') {
       // The tag's own schema (required, type, enum) reports the problem at the tag's path.
       const tag = String(e.params.tag);
