@@ -22,6 +22,7 @@ import { migrate } from '../packages/server/src/db/migrate.js';
 import { adminCommands } from '../packages/server/src/domain/admin/index.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { openRuntime } from '../packages/server/src/runtime.js';
+import { cpuSeconds } from './process-cpu.js';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL_SIZE = 10; // MAILSVC_DB_POOL_SIZE's default, for both servers
@@ -240,19 +241,8 @@ function load(
   });
 }
 
-/** CPU time (user + system, ms) of these processes so far, read from /proc. */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks * 10; // USER_HZ is 100 on Linux
-}
+/** CPU time (user + system, ms) of these processes so far (process-cpu.ts). */
+const cpuMs = (pids: number[]) => pids.reduce((ms, pid) => ms + cpuSeconds(pid) * 1000, 0);
 
 /** Every PostgreSQL process (backends, WAL writer, checkpointer) on this machine. */
 function postgresPids(): number[] {
